@@ -1,0 +1,21 @@
+"""Easel's rules engine: game cores (Cython) and references (Python).
+
+    >>> import engine
+    >>> game = engine.load_game("connect_four")
+    >>> state = game.new_initial_state()
+    >>> state.apply_action(3)
+"""
+from .contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
+from .errors import (DataFileError, EaselError, GameSpecError, IllegalActionError,
+                     StateFormatError)
+from .registry import (GameEntry, Option, game_entry, load_game, parse_game_string,
+                       registered_games)
+
+# Registering the games (their cores load lazily, on first use).
+from . import connect_four, pig  # noqa: E402,F401
+
+__all__ = [
+    "load_game", "registered_games", "game_entry", "parse_game_string", "GameEntry", "Option",
+    "EaselError", "GameSpecError", "IllegalActionError", "StateFormatError", "DataFileError",
+    "PLAYER_CHANCE", "PLAYER_TERMINAL",
+]

@@ -1,0 +1,205 @@
+"""Generic owners for Cython game cores.
+
+CoreGame holds one GameC (facts + rule table) and its parameter block;
+CoreState holds one fixed-size state buffer. Every game core hands its GameC
+to CoreGame, and the whole Python face (legal actions, apply with validation,
+clone, serialization, JSON, text) is written once here. Text and JSON are
+delegated to the game module's Python hooks, which the reference
+implementation shares, so both read and write actions identically.
+"""
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memcmp
+
+from engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
+
+from engine import textio
+from engine.errors import IllegalActionError
+
+
+cdef class CoreGame:
+    def __cinit__(self):
+        self._actions = NULL
+        self._outcomes = NULL
+        self._probs = NULL
+
+    def __dealloc__(self):
+        free(self._actions)
+        free(self._outcomes)
+        free(self._probs)
+
+    def finish_setup(self, game, hooks):
+        """Called by the game module once c is filled: allocate scratch."""
+        self.game = game
+        self.hooks = hooks
+        if self._params is not None:
+            self.c.params = <const char*> self._params
+        self._actions = <int*> malloc(sizeof(int) * (self.c.num_distinct_actions + 1))
+        self._outcomes = <int*> malloc(sizeof(int) * (self.c.max_chance_outcomes + 1))
+        self._probs = <double*> malloc(sizeof(double) * (self.c.max_chance_outcomes + 1))
+        if self._actions == NULL or self._outcomes == NULL or self._probs == NULL:
+            raise MemoryError()
+
+    def set_params(self, bytes block):
+        self._params = block
+        self.c.params = <const char*> self._params
+
+    @property
+    def state_size(self):
+        return self.c.state_size
+
+    def facts(self):
+        return dict(num_players=self.c.num_players,
+                    num_distinct_actions=self.c.num_distinct_actions,
+                    max_chance_outcomes=self.c.max_chance_outcomes,
+                    max_game_length=self.c.max_game_length,
+                    min_utility=self.c.min_utility,
+                    max_utility=self.c.max_utility)
+
+    def new_state(self, bytes raw=None):
+        cdef CoreState s = CoreState.__new__(CoreState)
+        s.core = self
+        s.buf = <char*> malloc(self.c.state_size)
+        if s.buf == NULL:
+            raise MemoryError()
+        s._history = []
+        s._decisions = 0
+        if raw is None:
+            self.hooks.init_state(self, s)
+        else:
+            if len(raw) != self.c.state_size:
+                raise ValueError(f"state buffer has {len(raw)} bytes, expected {self.c.state_size}")
+            memcpy(s.buf, <const char*> raw, self.c.state_size)
+        return s
+
+
+cdef class CoreState:
+    def __dealloc__(self):
+        free(self.buf)
+
+    # -- raw access for game modules and the search -------------------------
+    def raw(self):
+        """The state struct as bytes (a copy)."""
+        return (<char*> self.buf)[:self.core.c.state_size]
+
+    def set_raw(self, bytes raw):
+        if len(raw) != self.core.c.state_size:
+            raise ValueError("wrong state size")
+        memcpy(self.buf, <const char*> raw, self.core.c.state_size)
+
+    @property
+    def core(self):
+        return self.core
+
+    def get_game(self):
+        return self.core.game
+
+    # -- OpenSpiel-style face -------------------------------------------------
+    def current_player(self):
+        return self.core.c.current_player(&self.core.c, self.buf)
+
+    def is_chance_node(self):
+        return self.core.c.current_player(&self.core.c, self.buf) == PLAYER_CHANCE
+
+    def is_terminal(self):
+        return self.core.c.current_player(&self.core.c, self.buf) == PLAYER_TERMINAL
+
+    def legal_actions(self):
+        cdef int n = self.core.c.legal_actions(&self.core.c, self.buf, self.core._actions)
+        return [self.core._actions[i] for i in range(n)]
+
+    def chance_outcomes(self):
+        cdef int n = self.core.c.chance_outcomes(&self.core.c, self.buf,
+                                                 self.core._outcomes, self.core._probs)
+        return [(self.core._outcomes[i], self.core._probs[i]) for i in range(n)]
+
+    def is_legal(self, action):
+        cdef int a, n, i, player
+        if not isinstance(action, int) or isinstance(action, bool):
+            return False
+        if action < 0 or action > 2**31 - 1:
+            return False
+        a = action
+        player = self.core.c.current_player(&self.core.c, self.buf)
+        if player == PLAYER_CHANCE:
+            n = self.core.c.chance_outcomes(&self.core.c, self.buf,
+                                            self.core._outcomes, self.core._probs)
+            for i in range(n):
+                if self.core._outcomes[i] == a:
+                    return True
+            return False
+        n = self.core.c.legal_actions(&self.core.c, self.buf, self.core._actions)
+        for i in range(n):
+            if self.core._actions[i] == a:
+                return True
+        return False
+
+    def apply_action(self, action):
+        """Apply a legal action (or, at a chance node, a possible outcome)."""
+        if not self.is_legal(action):
+            raise IllegalActionError(textio.illegal_message(self, action))
+        if self.core.c.current_player(&self.core.c, self.buf) >= 0:
+            self._decisions += 1
+        self.core.c.apply_action(&self.core.c, self.buf, <int> action)
+        self._history.append(int(action))
+
+    def returns(self):
+        cdef double out[MAX_PLAYERS]
+        self.core.c.returns(&self.core.c, self.buf, out)
+        return [out[i] for i in range(self.core.c.num_players)]
+
+    def evaluate(self):
+        """The game's heuristic estimate of the returns (None if it has none)."""
+        cdef double out[MAX_PLAYERS]
+        if self.core.c.evaluate == NULL:
+            return None
+        self.core.c.evaluate(&self.core.c, self.buf, out)
+        return [out[i] for i in range(self.core.c.num_players)]
+
+    def history(self):
+        return list(self._history)
+
+    def move_number(self):
+        return len(self._history)
+
+    def decisions_taken(self):
+        return self._decisions
+
+    def clone(self):
+        cdef CoreState s = CoreState.__new__(CoreState)
+        s.core = self.core
+        s.buf = <char*> malloc(self.core.c.state_size)
+        if s.buf == NULL:
+            raise MemoryError()
+        memcpy(s.buf, self.buf, self.core.c.state_size)
+        s._history = list(self._history)
+        s._decisions = self._decisions
+        return s
+
+    def child(self, action):
+        s = self.clone()
+        s.apply_action(action)
+        return s
+
+    def to_json(self):
+        return self.core.hooks.state_to_json(self.core.game, self.raw())
+
+    def action_to_string(self, action):
+        return textio.action_to_string(self, action)
+
+    def string_to_action(self, text):
+        return textio.string_to_action(self, text)
+
+    def serialize(self):
+        return textio.serialize(self)
+
+    def __str__(self):
+        return self.core.game.codec.state_to_string(self.to_json())
+
+    def __eq__(self, other):
+        if not isinstance(other, CoreState):
+            return NotImplemented
+        cdef CoreState o = other
+        return (o.core is self.core and
+                memcmp(o.buf, self.buf, self.core.c.state_size) == 0)
+
+    __hash__ = None

@@ -1,0 +1,18 @@
+"""Connect Four move text, as OpenSpiel writes it: 'x3' drops an x in column 3."""
+
+MARKS = "xo"
+
+
+def action_to_string(view: dict, action: int) -> str:
+    return f"{MARKS[view['current_player']]}{action}"
+
+
+def string_to_action(view: dict, text: str):
+    t = text.strip().lower()
+    if len(t) >= 2 and t[0] in MARKS and t[1:].isdigit():
+        return int(t[1:])
+    return None
+
+
+def state_to_string(view: dict) -> str:
+    return "\n".join(view["board"]) + "\n"

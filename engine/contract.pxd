@@ -1,0 +1,49 @@
+# The C-level game contract: what every game core provides so that one search
+# serves every game (DESIGN.md section 3).
+#
+# A game core is a fixed-size state struct with no pointers (cloning is a
+# memcpy of `state_size` bytes) and a GameC: immutable facts plus a table of
+# rule functions, all `noexcept nogil`. Per-game constant data (options, card
+# decks) lives in a parameter block that `params` points at; the owner of the
+# GameC (engine._core.CoreGame) keeps that block alive.
+#
+# Invariants every core honours (checked by tests/test_conformance.py):
+#   * current_player is in [0, num_players), or PLAYER_CHANCE, or PLAYER_TERMINAL;
+#   * legal_actions writes the sorted, unique actions of the player to move,
+#     each in [0, num_distinct_actions), and returns how many (0 iff not a
+#     decision node);
+#   * chance_outcomes writes outcome ids in [0, max_chance_outcomes) with
+#     probabilities > 0 that sum to 1, and returns how many (0 iff not a
+#     chance node); apply_action takes those ids at chance nodes;
+#   * apply_action is only called with a legal action or outcome (callers
+#     check); it never allocates;
+#   * returns writes one value per player in [min_utility, max_utility];
+#     zeros before the end;
+#   * a game takes at most max_game_length decisions (chance outcomes are
+#     not counted, as in OpenSpiel).
+
+cdef enum:
+    PLAYER_CHANCE = -1      # OpenSpiel's kChancePlayerId
+    PLAYER_TERMINAL = -4    # OpenSpiel's kTerminalPlayerId
+    MAX_PLAYERS = 10        # upper bound on num_players over all games
+
+
+cdef struct GameC:
+    int num_players                 # players in this game instance
+    int num_distinct_actions        # size of the decision action space
+    int max_chance_outcomes         # size of the chance outcome space
+    int max_game_length             # most decisions in one game
+    double min_utility              # bounds of returns()
+    double max_utility
+    size_t state_size               # bytes of the state struct (clone = memcpy)
+    const void* params              # per-instance constants, owned by CoreGame
+
+    int (*current_player)(const GameC* g, const void* s) noexcept nogil
+    int (*legal_actions)(const GameC* g, const void* s, int* out) noexcept nogil
+    int (*chance_outcomes)(const GameC* g, const void* s, int* out, double* probs) noexcept nogil
+    void (*apply_action)(const GameC* g, void* s, int action) noexcept nogil
+    void (*returns)(const GameC* g, const void* s, double* out) noexcept nogil
+    # Optional (NULL when the game has none): a fast heuristic estimate of the
+    # returns from a non-terminal state, in [min_utility, max_utility]. The
+    # search may use it to cut rollouts short.
+    void (*evaluate)(const GameC* g, const void* s, double* out) noexcept nogil

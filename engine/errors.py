@@ -1,0 +1,22 @@
+"""Exceptions raised by the engine. Each message names what is wrong."""
+
+
+class EaselError(Exception):
+    """Base class of every error Easel raises on purpose."""
+
+
+class GameSpecError(EaselError, ValueError):
+    """A game string such as ``vangogh(players=9)`` is malformed or names an
+    unknown game, an unknown option or a bad option value."""
+
+
+class IllegalActionError(EaselError, ValueError):
+    """An action that is not legal in the state it was applied to."""
+
+
+class StateFormatError(EaselError, ValueError):
+    """A serialized state, game record or JSON state that cannot be read or replayed."""
+
+
+class DataFileError(EaselError, ValueError):
+    """A card-data file that is missing, malformed or inconsistent."""

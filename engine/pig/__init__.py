@@ -1,0 +1,43 @@
+"""Pig, as OpenSpiel plays it (2 players, six-sided die, first to 100):
+a small game with chance nodes, for validating and comparing the search."""
+from engine.game import ReferenceGame, build_core_game
+from engine.registry import GameEntry, Option, register
+
+from . import codec
+
+
+def _facts(params):
+    return dict(num_players=params["players"], num_distinct_actions=2,
+                max_chance_outcomes=2 if params["piglet"] else params["diceoutcomes"],
+                max_game_length=params["horizon"], min_utility=-1.0, max_utility=1.0)
+
+
+def _core(params):
+    from . import core
+    return build_core_game(ENTRY, params, codec, core)
+
+
+def _reference(params):
+    from .reference import PigState
+    return ReferenceGame(ENTRY, params, codec, _facts(params), PigState)
+
+
+def _range(lo, hi):
+    return lambda v: None if lo <= v <= hi else f"must be between {lo} and {hi}"
+
+
+ENTRY = GameEntry(
+    name="pig", long_name="Pig",
+    description="Dice game: roll to build a turn total or stop to bank it; a 1 loses the "
+                "turn. First to the win score wins. A reference game with chance nodes.",
+    min_players=2, max_players=10,
+    options={
+        "players": Option(int, 2, "number of players", _range(2, 10)),
+        "horizon": Option(int, 1000, "decisions after which the game ends undecided",
+                          _range(1, 100000)),
+        "winscore": Option(int, 100, "score that wins", _range(1, 100000)),
+        "diceoutcomes": Option(int, 6, "faces of the die", _range(2, 64)),
+        "piglet": Option(bool, False, "piglet variant: a roll is 1 or not 1, worth 1"),
+    },
+    core=_core, reference=_reference)
+register(ENTRY)

@@ -1,0 +1,145 @@
+"""Pig, the Cython core. Same rules as OpenSpiel's `pig`: on your turn roll
+(chance: a face; a 1 loses the turn total and passes the turn) or stop (bank
+the turn total, pass). First to `winscore` wins; after `horizon` decisions
+nobody wins. Returns: winner 1, every other player -1/(n-1)."""
+from libc.string cimport memset
+
+from engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL
+from engine._core cimport CoreGame, CoreState
+
+
+cdef inline const PigParamsC* _p(const GameC* g) noexcept nogil:
+    return <const PigParamsC*> g.params
+
+
+cdef void pig_init(const GameC* g, void* s) noexcept nogil:
+    memset(s, 0, sizeof(PigStateC))
+
+
+cdef inline bint _over(const PigParamsC* p, const PigStateC* st) noexcept nogil:
+    cdef int i
+    if st.total_moves >= p.horizon:
+        return True
+    for i in range(p.players):
+        if st.scores[i] >= p.win_score:
+            return True
+    return False
+
+
+cdef int pig_current_player(const GameC* g, const void* s) noexcept nogil:
+    cdef const PigStateC* st = <const PigStateC*> s
+    if _over(_p(g), st):
+        return PLAYER_TERMINAL
+    return st.cur_player
+
+
+cdef int pig_legal_actions(const GameC* g, const void* s, int* out) noexcept nogil:
+    cdef const PigStateC* st = <const PigStateC*> s
+    cdef const PigParamsC* p = _p(g)
+    if st.cur_player < 0 or _over(p, st):
+        return 0
+    if st.scores[st.cur_player] + st.turn_total >= p.win_score:
+        out[0] = PIG_STOP
+        return 1
+    out[0] = PIG_ROLL
+    out[1] = PIG_STOP
+    return 2
+
+
+cdef int pig_chance_outcomes(const GameC* g, const void* s, int* out, double* probs) noexcept nogil:
+    cdef const PigStateC* st = <const PigStateC*> s
+    cdef const PigParamsC* p = _p(g)
+    cdef int i
+    if st.cur_player != PLAYER_CHANCE or _over(p, st):
+        return 0
+    if p.piglet:
+        out[0] = 0
+        probs[0] = 1.0 / p.dice_outcomes
+        out[1] = 1
+        probs[1] = 1.0 - 1.0 / p.dice_outcomes
+        return 2
+    for i in range(p.dice_outcomes):
+        out[i] = i
+        probs[i] = 1.0 / p.dice_outcomes
+    return p.dice_outcomes
+
+
+cdef void pig_apply(const GameC* g, void* s, int action) noexcept nogil:
+    cdef PigStateC* st = <PigStateC*> s
+    cdef const PigParamsC* p = _p(g)
+    if st.cur_player >= 0:
+        st.total_moves += 1
+        if action == PIG_ROLL:
+            st.cur_player = PLAYER_CHANCE
+            return
+        st.scores[st.turn_player] += st.turn_total
+        st.turn_total = 0
+        st.turn_player = (st.turn_player + 1) % p.players
+        st.cur_player = st.turn_player
+        return
+    if action == 0:
+        st.turn_total = 0
+        st.turn_player = (st.turn_player + 1) % p.players
+    else:
+        st.turn_total += 1 if p.piglet else action + 1
+    st.cur_player = st.turn_player
+
+
+cdef void pig_returns(const GameC* g, const void* s, double* out) noexcept nogil:
+    cdef const PigStateC* st = <const PigStateC*> s
+    cdef const PigParamsC* p = _p(g)
+    cdef int i, w = -1
+    for i in range(p.players):
+        out[i] = 0.0
+    if not _over(p, st):
+        return
+    for i in range(p.players):
+        if st.scores[i] >= p.win_score:
+            w = i
+            break
+    if w < 0:
+        return
+    for i in range(p.players):
+        out[i] = 1.0 if i == w else -1.0 / (p.players - 1)
+
+
+def make_core(params):
+    cdef CoreGame core = CoreGame.__new__(CoreGame)
+    cdef PigParamsC p
+    p.players = params["players"]
+    p.horizon = params["horizon"]
+    p.win_score = params["winscore"]
+    p.dice_outcomes = params["diceoutcomes"]
+    p.piglet = params["piglet"]
+    core.set_params((<char*> &p)[:sizeof(PigParamsC)])
+    core.c.num_players = p.players
+    core.c.num_distinct_actions = 2
+    core.c.max_chance_outcomes = 2 if p.piglet else p.dice_outcomes
+    core.c.max_game_length = p.horizon
+    core.c.min_utility = -1.0
+    core.c.max_utility = 1.0
+    core.c.state_size = sizeof(PigStateC)
+    core.c.current_player = pig_current_player
+    core.c.legal_actions = pig_legal_actions
+    core.c.chance_outcomes = pig_chance_outcomes
+    core.c.apply_action = pig_apply
+    core.c.returns = pig_returns
+    core.c.evaluate = NULL
+    return core
+
+
+def init_state(CoreGame core, CoreState state):
+    pig_init(&core.c, state.ptr())
+
+
+def state_to_json(game, bytes raw):
+    cdef const PigStateC* st = <const PigStateC*> (<const char*> raw)
+    n = game.params["players"]
+    return {
+        "scores": [st.scores[i] for i in range(n)],
+        "turn_total": st.turn_total,
+        "turn_player": st.turn_player,
+        "total_moves": st.total_moves,
+        "current_player": pig_current_player(&(<CoreGame> game.core).c, st),
+        "piglet": bool(game.params["piglet"]),
+    }

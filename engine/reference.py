@@ -1,0 +1,119 @@
+"""Base class of the plain-Python reference states (the executable spec).
+
+A game's reference subclasses ReferenceState and writes the rules as plainly
+as it can: `_current_player`, `_legal_actions`, `_chance_outcomes`, `_apply`,
+`_returns`, `to_json` (and optionally `evaluate`). Validation, history,
+cloning and text are written once, here."""
+from __future__ import annotations
+
+import copy
+
+from . import textio
+from .contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
+from .errors import IllegalActionError
+
+
+class ReferenceState:
+    def __init__(self, game):
+        self.game = game
+        self._history: list[int] = []
+        self._decisions = 0
+
+    # -- to be written by each game ------------------------------------------
+    def _current_player(self) -> int:
+        raise NotImplementedError
+
+    def _legal_actions(self) -> list[int]:
+        raise NotImplementedError
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _returns(self) -> list[float]:
+        raise NotImplementedError
+
+    def to_json(self) -> dict:
+        raise NotImplementedError
+
+    def evaluate(self):
+        return None
+
+    # -- the shared face -------------------------------------------------------
+    def get_game(self):
+        return self.game
+
+    def current_player(self) -> int:
+        return self._current_player()
+
+    def is_chance_node(self) -> bool:
+        return self._current_player() == PLAYER_CHANCE
+
+    def is_terminal(self) -> bool:
+        return self._current_player() == PLAYER_TERMINAL
+
+    def legal_actions(self) -> list[int]:
+        if self._current_player() < 0:
+            return []
+        return sorted(self._legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.is_chance_node():
+            return []
+        return sorted(self._chance_outcomes())
+
+    def is_legal(self, action) -> bool:
+        if not isinstance(action, int) or isinstance(action, bool):
+            return False
+        if self.is_chance_node():
+            return any(a == action for a, _ in self._chance_outcomes())
+        return self._current_player() >= 0 and action in self._legal_actions()
+
+    def apply_action(self, action) -> None:
+        if not self.is_legal(action):
+            raise IllegalActionError(textio.illegal_message(self, action))
+        if self._current_player() >= 0:
+            self._decisions += 1
+        self._apply(int(action))
+        self._history.append(int(action))
+
+    def returns(self) -> list[float]:
+        return list(self._returns())
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def move_number(self) -> int:
+        return len(self._history)
+
+    def decisions_taken(self) -> int:
+        return self._decisions
+
+    def clone(self):
+        return copy.deepcopy(self, {id(self.game): self.game})
+
+    def child(self, action):
+        s = self.clone()
+        s.apply_action(action)
+        return s
+
+    def action_to_string(self, action) -> str:
+        return textio.action_to_string(self, action)
+
+    def string_to_action(self, text) -> int:
+        return textio.string_to_action(self, text)
+
+    def serialize(self) -> str:
+        return textio.serialize(self)
+
+    def __str__(self):
+        return self.game.codec.state_to_string(self.to_json())
+
+    def __eq__(self, other):
+        if not isinstance(other, ReferenceState):
+            return NotImplemented
+        return other.game.spec == self.game.spec and other.to_json() == self.to_json()
+
+    __hash__ = None

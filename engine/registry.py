@@ -1,0 +1,155 @@
+"""Game registry and game strings.
+
+A game string is ``name`` or ``name(option=value,...)``, as in OpenSpiel.
+Each registered game declares its options with a type, a default and a
+description, so a bad string is refused with a message that names the
+offending part, and `easel games` / the gRPC ListGames can describe them.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .errors import GameSpecError
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Option:
+    type: type                       # int, float, bool or str
+    default: Any
+    doc: str
+    check: Callable[[Any], str | None] | None = None   # returns an error text, or None
+
+    def parse(self, game: str, name: str, text: str) -> Any:
+        text = text.strip()
+        try:
+            if self.type is bool:
+                low = text.lower()
+                if low in ("true", "1", "yes"):
+                    value = True
+                elif low in ("false", "0", "no"):
+                    value = False
+                else:
+                    raise ValueError
+            elif self.type is str:
+                value = text
+            else:
+                value = self.type(text)
+        except ValueError:
+            raise GameSpecError(
+                f"{game}: option '{name}' needs a {self.type.__name__}, got {text!r}") from None
+        return self.validate(game, name, value)
+
+    def validate(self, game: str, name: str, value: Any) -> Any:
+        if self.check is not None:
+            problem = self.check(value)
+            if problem:
+                raise GameSpecError(f"{game}: option '{name}'={value!r}: {problem}")
+        return value
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    name: str
+    long_name: str
+    description: str
+    min_players: int
+    max_players: int
+    options: dict[str, Option]
+    core: Callable[[dict], Any] | None            # params -> core Game
+    reference: Callable[[dict], Any]              # params -> reference Game
+    placeholder_data: tuple[str, ...] = ()        # what parts of the data are guesses
+    players_option: str | None = "players"        # the option that sets the player count
+    check: Callable[[dict], str | None] | None = None   # cross-option validation
+    extra: dict = field(default_factory=dict)
+
+
+_REGISTRY: dict[str, GameEntry] = {}
+
+
+def register(entry: GameEntry) -> None:
+    if entry.name in _REGISTRY:
+        raise ValueError(f"game {entry.name!r} registered twice")
+    _REGISTRY[entry.name] = entry
+
+
+def registered_games() -> list[GameEntry]:
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+def game_entry(name: str) -> GameEntry:
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise GameSpecError(f"unknown game {name!r}; known games: {known}") from None
+
+
+def parse_game_string(spec: str) -> tuple[GameEntry, dict]:
+    """``"vangogh(players=3)"`` -> (entry, full parameter dict with defaults)."""
+    if not isinstance(spec, str):
+        raise GameSpecError(f"a game string must be text, got {type(spec).__name__}")
+    text = spec.strip()
+    m = re.fullmatch(r"([A-Za-z0-9_]+)\s*(?:\((.*)\))?", text, re.S)
+    if not m:
+        raise GameSpecError(
+            f"malformed game string {spec!r}: expected name or name(option=value,...)")
+    name, body = m.group(1), m.group(2)
+    if not _NAME.match(name):
+        raise GameSpecError(f"malformed game name {name!r} in {spec!r}")
+    entry = game_entry(name)
+    params = {k: o.default for k, o in entry.options.items()}
+    seen = set()
+    if body is not None and body.strip():
+        for part in body.split(","):
+            if "=" not in part:
+                raise GameSpecError(f"{name}: expected option=value, got {part.strip()!r}")
+            key, value = (x.strip() for x in part.split("=", 1))
+            if key not in entry.options:
+                known = ", ".join(sorted(entry.options)) or "none"
+                raise GameSpecError(f"{name}: unknown option {key!r}; options: {known}")
+            if key in seen:
+                raise GameSpecError(f"{name}: option {key!r} given twice")
+            seen.add(key)
+            params[key] = entry.options[key].parse(name, key, value)
+    for key, opt in entry.options.items():
+        if key not in seen:
+            opt.validate(name, key, params[key])
+    if entry.check is not None:
+        problem = entry.check(params)
+        if problem:
+            raise GameSpecError(f"{name}: {problem}")
+    return entry, params
+
+
+def canonical_string(entry: GameEntry, params: dict) -> str:
+    """The game string with every non-default option, in name order."""
+    parts = []
+    for key in sorted(entry.options):
+        value = params[key]
+        if value != entry.options[key].default:
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            parts.append(f"{key}={value}")
+    return f"{entry.name}({','.join(parts)})" if parts else entry.name
+
+
+def load_game(spec: str, implementation: str = "core"):
+    """Load a game by its game string.
+
+    implementation: "core" (the Cython core, default) or "reference" (the
+    plain-Python executable specification).
+    """
+    entry, params = parse_game_string(spec)
+    if implementation == "core":
+        if entry.core is None:
+            raise GameSpecError(f"{entry.name} has no core implementation yet; "
+                                f"use implementation='reference'")
+        return entry.core(params)
+    if implementation == "reference":
+        return entry.reference(params)
+    raise GameSpecError(
+        f"unknown implementation {implementation!r}; use 'core' or 'reference'")

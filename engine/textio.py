@@ -1,0 +1,104 @@
+"""Text forms shared by both implementations: action text, serialization,
+error messages. Each game's `codec` module turns actions into words and back,
+reading the state's JSON view, so the core and the reference speak alike."""
+from __future__ import annotations
+
+from .errors import IllegalActionError, StateFormatError
+
+_HEADER = "easel-state-v1"
+
+
+def _describe_turn(state) -> str:
+    p = state.current_player()
+    if state.is_terminal():
+        return "the game is over"
+    if p < 0:
+        return "it is a chance node"
+    return f"player {p} is to move"
+
+
+def illegal_message(state, action) -> str:
+    game = state.get_game()
+    if not isinstance(action, int) or isinstance(action, bool):
+        return f"{game.spec}: an action must be an integer, got {type(action).__name__} {action!r}"
+    if state.is_terminal():
+        return f"{game.spec}: action {action} cannot be applied: the game is over"
+    if state.is_chance_node():
+        ids = [a for a, _ in state.chance_outcomes()]
+        return (f"{game.spec}: {action} is not a possible chance outcome here; "
+                f"possible outcomes: {_short(ids)}")
+    legal = state.legal_actions()
+    return (f"{game.spec}: action {action} is illegal: {_describe_turn(state)}; "
+            f"legal actions: {_short(legal)}")
+
+
+def _short(ids, limit=40) -> str:
+    text = ", ".join(map(str, ids[:limit]))
+    return text + (f", ... ({len(ids)} in all)" if len(ids) > limit else "")
+
+
+def action_to_string(state, action) -> str:
+    game = state.get_game()
+    if not state.is_legal(action):
+        raise IllegalActionError(illegal_message(state, action))
+    return game.codec.action_to_string(state.to_json(), int(action))
+
+
+def string_to_action(state, text) -> int:
+    """Parse a move as `action_to_string` writes it (or the bare integer id)."""
+    game = state.get_game()
+    if not isinstance(text, str):
+        raise IllegalActionError(f"{game.spec}: an action text must be a string, got {text!r}")
+    stripped = text.strip()
+    if stripped.lstrip("-").isdigit():
+        action = int(stripped)
+        if not state.is_legal(action):
+            raise IllegalActionError(illegal_message(state, action))
+        return action
+    candidates = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+                  else state.legal_actions())
+    view = state.to_json()
+    wanted = _norm(stripped)
+    for a in candidates:
+        if _norm(game.codec.action_to_string(view, a)) == wanted:
+            return a
+    parse = getattr(game.codec, "string_to_action", None)
+    if parse is not None:
+        a = parse(view, stripped)
+        if a is not None and state.is_legal(a):
+            return a
+    examples = "; ".join(game.codec.action_to_string(view, a) for a in candidates[:8])
+    raise IllegalActionError(
+        f"{game.spec}: {text!r} is not a legal move here ({_describe_turn(state)}); "
+        f"legal moves include: {examples}")
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().replace(",", " , ").split())
+
+
+def serialize(state) -> str:
+    game = state.get_game()
+    return "\n".join([_HEADER, game.spec] + [str(a) for a in state.history()]) + "\n"
+
+
+def deserialize(game, text: str):
+    if not isinstance(text, str):
+        raise StateFormatError(f"a serialized state must be text, got {type(text).__name__}")
+    lines = [ln.strip() for ln in text.strip().splitlines()]
+    if len(lines) < 2 or lines[0] != _HEADER:
+        raise StateFormatError(f"not a serialized Easel state: first line must be {_HEADER!r}")
+    if lines[1] != game.spec:
+        raise StateFormatError(
+            f"serialized state is for {lines[1]!r}, but this game is {game.spec!r}")
+    state = game.new_initial_state()
+    for i, line in enumerate(lines[2:], start=1):
+        try:
+            action = int(line)
+        except ValueError:
+            raise StateFormatError(f"step {i}: {line!r} is not an integer action") from None
+        try:
+            state.apply_action(action)
+        except IllegalActionError as e:
+            raise StateFormatError(f"step {i}: {e}") from None
+    return state
