@@ -1,0 +1,40 @@
+"""The `easel` command line. Each subcommand lives in its own module under
+server/commands/, which defines `add_parser(subparsers)`; the parser it adds
+carries its handler as `func` (args -> exit code)."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# One line per subcommand module.
+COMMANDS = [
+    "server.commands.games",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="easel", description="Easel: AI opponents for painting board games.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMANDS:
+        importlib.import_module(name).add_parser(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from engine.errors import EaselError
+    try:
+        return int(args.func(args) or 0)
+    except EaselError as e:
+        print(f"easel {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
