@@ -35,6 +35,8 @@ cdef struct GameC:
     int max_game_length             # most decisions in one game
     double min_utility              # bounds of returns()
     double max_utility
+    double score_scale              # typical spread of final scores (0: no scores);
+                                    # the search divides score margins by it
     size_t state_size               # bytes of the state struct (clone = memcpy)
     const void* params              # per-instance constants, owned by CoreGame
 
@@ -47,3 +49,6 @@ cdef struct GameC:
     # returns from a non-terminal state, in [min_utility, max_utility]. The
     # search may use it to cut rollouts short.
     void (*evaluate)(const GameC* g, const void* s, double* out) noexcept nogil
+    # Optional (NULL when the game has no points): each player's score so far
+    # (final scores at the end), for expected-score analysis and margins.
+    void (*scores)(const GameC* g, const void* s, double* out) noexcept nogil

@@ -125,6 +125,8 @@ def make_core(params):
     core.c.apply_action = pig_apply
     core.c.returns = pig_returns
     core.c.evaluate = NULL
+    core.c.scores = NULL
+    core.c.score_scale = 0.0
     return core
 
 
