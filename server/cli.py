@@ -10,6 +10,8 @@ import sys
 # One line per subcommand module.
 COMMANDS = [
     "server.commands.games",
+    "server.commands.serve",
+    "server.commands.suggest",
 ]
 
 

@@ -1,0 +1,110 @@
+"""A small Python client for the easel.v1.Engine service.
+
+    >>> from server.client import EngineClient
+    >>> with EngineClient("127.0.0.1:50051") as c:
+    ...     pos = c.new_game("connect_four")
+    ...     pos = c.apply_action("connect_four", ["x3"], "o3")     # record + one more step
+    ...     best = c.suggest("connect_four", ["x3", "o3"], iterations=2000)
+    ...     print(best.candidates[0].text, best.candidates[0].win_probability)
+
+A position is given as a game string and a list of steps; a step is an int
+(an action id) or a str (its text, as LegalActions writes it). Responses are
+the protobuf messages of easel/v1/engine.proto. Errors are raised as
+`grpc.RpcError` with the server's status code and message (which names the
+bad field).
+"""
+from __future__ import annotations
+
+import grpc
+
+from easel.v1 import engine_pb2 as pb
+from easel.v1 import engine_pb2_grpc as pb_grpc
+
+
+def step(s) -> pb.Step:
+    if isinstance(s, pb.Step):
+        return s
+    if isinstance(s, bool) or not isinstance(s, (int, str)):
+        raise TypeError(f"a step is an action id (int) or its text (str), got {s!r}")
+    return pb.Step(id=s) if isinstance(s, int) else pb.Step(text=s)
+
+
+def record(game: str, steps=(), expected_player: int | None = None) -> pb.GameRecord:
+    rec = pb.GameRecord(game=game, steps=[step(s) for s in steps])
+    if expected_player is not None:
+        rec.expected_player = expected_player
+    return rec
+
+
+def position(game: str, steps=(), expected_player: int | None = None) -> pb.Position:
+    return pb.Position(record=record(game, steps, expected_player))
+
+
+def settings(iterations: int | None = None, seconds: float | None = None,
+             seed: int | None = None, num_candidates: int = 0, threads: int = 0,
+             bot: str = "") -> pb.SearchSettings:
+    s = pb.SearchSettings(num_candidates=num_candidates, threads=threads, bot=bot)
+    if iterations is not None:
+        s.budget.iterations = iterations
+    if seconds is not None:
+        s.budget.seconds = seconds
+    if seed is not None:
+        s.seed = seed
+    return s
+
+
+class EngineClient:
+    def __init__(self, target: str, timeout: float | None = 60.0,
+                 max_message_bytes: int = 4 * 1024 * 1024):
+        self.target = target
+        self.timeout = timeout
+        self.channel = grpc.insecure_channel(target, options=[
+            ("grpc.max_receive_message_length", max_message_bytes),
+            ("grpc.max_send_message_length", max_message_bytes)])
+        self.stub = pb_grpc.EngineStub(self.channel)
+
+    def close(self):
+        self.channel.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def wait_ready(self, timeout: float = 10.0) -> None:
+        grpc.channel_ready_future(self.channel).result(timeout=timeout)
+
+    def _timeout(self, timeout):
+        return self.timeout if timeout is None else timeout
+
+    def list_games(self, timeout=None) -> list[pb.GameInfo]:
+        return list(self.stub.ListGames(pb.ListGamesRequest(),
+                                        timeout=self._timeout(timeout)).games)
+
+    def new_game(self, game: str, timeout=None) -> pb.PositionInfo:
+        return self.stub.NewGame(pb.NewGameRequest(game=game),
+                                 timeout=self._timeout(timeout)).position
+
+    def legal_actions(self, game: str, steps=(), timeout=None) -> pb.LegalActionsResponse:
+        return self.stub.LegalActions(pb.LegalActionsRequest(position=position(game, steps)),
+                                      timeout=self._timeout(timeout))
+
+    def apply_action(self, game: str, steps, action, timeout=None) -> pb.ApplyActionResponse:
+        return self.stub.ApplyAction(
+            pb.ApplyActionRequest(position=position(game, steps), action=step(action)),
+            timeout=self._timeout(timeout))
+
+    def suggest(self, game: str, steps=(), timeout=None, **search) -> pb.Analysis:
+        """search: iterations, seconds, seed, num_candidates, threads, bot."""
+        return self.stub.Suggest(
+            pb.SuggestRequest(position=position(game, steps), settings=settings(**search)),
+            timeout=self._timeout(timeout)).analysis
+
+    def analyze(self, game: str, steps=(), report_interval_ms: int = 0, timeout=None,
+                **search):
+        """The stream of AnalyzeResponse messages (call .cancel() on it to stop)."""
+        return self.stub.Analyze(
+            pb.AnalyzeRequest(position=position(game, steps), settings=settings(**search),
+                              report_interval_ms=report_interval_ms),
+            timeout=self._timeout(timeout))

@@ -1,0 +1,91 @@
+"""`easel suggest GAME --record FILE`: ranked move suggestions for a position.
+
+With --server HOST:PORT it asks that server. Without, it starts a private
+in-process server on a free loopback port and asks it through the same
+client, so both ways run exactly the same code path and limits.
+
+The record file lists the steps since the initial state, one per line: an
+action id or its text as `easel` writes it ("x3", "roll", "Roll 4");
+blank lines and lines starting with '#' are skipped. A file written by
+`state.serialize()` (first line "easel-state-v1", then the game string) is
+read too; its game string must then match GAME. "-" reads standard input.
+"""
+from __future__ import annotations
+
+import sys
+
+from engine.errors import StateFormatError
+
+
+def add_parser(sub):
+    p = sub.add_parser("suggest", help="suggest moves for a position (gRPC client)")
+    p.add_argument("game", help="game string, e.g. connect_four or 'pig(players=3)'")
+    p.add_argument("--record", metavar="FILE", default=None,
+                   help="steps since the initial state, one per line ('-': stdin); "
+                        "default: the initial position")
+    p.add_argument("--iterations", type=int, default=None, help="iteration budget")
+    p.add_argument("--time", type=float, default=None, help="time budget in seconds")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--top", type=int, default=5, help="candidates to show (0: all)")
+    p.add_argument("--bot", default="", help="bot spec (default mcts)")
+    p.add_argument("--server", metavar="HOST:PORT", default=None,
+                   help="ask this server (default: start one in-process)")
+    p.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    p.set_defaults(func=run)
+
+
+def read_record(text: str, game: str) -> list:
+    lines = [ln.strip() for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    if lines and lines[0] == "easel-state-v1":
+        import engine
+        if len(lines) < 2:
+            raise StateFormatError("record: the game string line is missing after easel-state-v1")
+        want, have = engine.load_game(game).spec, engine.load_game(lines[1]).spec
+        if want != have:
+            raise StateFormatError(f"record is for {have!r}, not {want!r}")
+        lines = lines[2:]
+    return [int(ln) if ln.lstrip("-").isdigit() else ln for ln in lines]
+
+
+def run(args) -> int:
+    import grpc
+    from google.protobuf import json_format
+
+    from server.client import EngineClient
+
+    steps = []
+    if args.record:
+        text = sys.stdin.read() if args.record == "-" else open(args.record).read()
+        steps = read_record(text, args.game)
+    local = None
+    target = args.server
+    if target is None:
+        from server.service import build_server
+        local = build_server(port=0).start()
+        target = f"127.0.0.1:{local.port}"
+    try:
+        with EngineClient(target, timeout=None) as client:
+            try:
+                a = client.suggest(args.game, steps, iterations=args.iterations,
+                                   seconds=args.time, seed=args.seed, threads=args.threads,
+                                   num_candidates=args.top, bot=args.bot)
+            except grpc.RpcError as e:
+                print(f"easel suggest: {e.code().name}: {e.details()}", file=sys.stderr)
+                return 2
+    finally:
+        if local is not None:
+            local.stop(grace=0)
+    if args.json:
+        print(json_format.MessageToJson(a, always_print_fields_with_no_presence=True))
+        return 0
+    print(f"player {a.player} to move; {a.iterations} iterations in {a.elapsed_seconds:.2f} s "
+          f"({a.bot})")
+    for c in a.candidates:
+        scores = (" scores " + "/".join(f"{s:.1f}" for s in c.expected_scores)
+                  if c.expected_scores else "")
+        pv = " ".join(("*" if s.is_chance else "") + s.text for s in c.pv)
+        print(f"{c.rank:2d}. {c.text:<12} visits {c.visits:<7d} win {c.win_probability:5.1%} "
+              f"value {c.value:+.3f} ±{c.confidence_half_width:.3f}{scores}  pv: {pv}")
+    return 0
