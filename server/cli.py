@@ -12,6 +12,8 @@ COMMANDS = [
     "server.commands.games",
     "server.commands.serve",
     "server.commands.suggest",
+    "server.commands.arena",
+    "server.commands.replay",
 ]
 
 

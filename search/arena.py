@@ -1,0 +1,343 @@
+"""The arena: bot-versus-bot tournaments in duplicate blocks.
+
+Every block has one seed and is played once per seat rotation. The chance
+outcomes of a game come from a stream seeded by the block seed alone: the
+i-th chance event of every game in the block draws the same uniform number
+(and so the same outcome, whenever the outcome distribution is the same), so
+each bot meets the same luck from each seat and the luck of the draw cancels
+within the block. Bots get seeds of their own, from the block seed, the
+rotation and the seat.
+
+Seat rotations, for k bots in an n-player game (each bot sits in each seat
+equally often within every block):
+
+- k <= n: rotation r seats bot (s + r) mod k in seat s, for r < k;
+- k > n: every ordered choice of n different bots (all pairings, both ways),
+  when there are at most `MAX_PERMUTATIONS` of them; else rotation r seats
+  bot (s + r) mod k, for r < k.
+
+Games run in worker processes; each returns its record (search.records), and
+the statistics (search.stats) are computed from the records.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+import os
+import random
+import signal
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from engine.contract_ids import PLAYER_CHANCE
+from engine.errors import EaselError, IllegalActionError
+
+from .bots import player_scores
+from .records import RECORD_FORMAT, write_record
+from .specs import make_bot, parse_spec
+from .stats import summarize
+
+ARENA_FORMAT = "easel-arena-v1"
+MAX_PERMUTATIONS = 60
+
+
+class ArenaError(EaselError, RuntimeError):
+    """A tournament that cannot be set up or whose game failed (a bot broke the rules)."""
+
+
+def derive_seed(*parts) -> int:
+    """A 63-bit seed from any parts, stable across processes and Python versions."""
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little") >> 1
+
+
+def seat_rotations(num_bots: int, num_players: int) -> list[list[int]]:
+    """The seatings of one block: each a list giving the bot index of every seat."""
+    k, n = num_bots, num_players
+    if k < 1:
+        raise ArenaError("an arena needs at least one bot")
+    if k > n and math.perm(k, n) <= MAX_PERMUTATIONS:
+        return [list(p) for p in itertools.permutations(range(k), n)]
+    return [[(s + r) % k for s in range(n)] for r in range(k)]
+
+
+def sample_outcome(outcomes, u: float) -> int:
+    """The outcome at cumulative probability u (outcomes as [(id, probability)])."""
+    total = sum(p for _, p in outcomes)
+    acc = 0.0
+    for o, p in outcomes:
+        acc += p
+        if u * total < acc:
+            return o
+    return outcomes[-1][0]
+
+
+@dataclass(frozen=True)
+class GameTask:
+    index: int
+    block: int
+    rotation: int
+    block_seed: int
+    game: str
+    implementation: str
+    seats: tuple          # ((bot index, spec text, seed), ...) one per seat
+
+
+@lru_cache(maxsize=8)
+def _game(spec: str, implementation: str):
+    import engine
+    return engine.load_game(spec, implementation)
+
+
+def play_game(task: GameTask) -> dict:
+    """Play one game to the end and return its record."""
+    game = _game(task.game, task.implementation)
+    bots = [make_bot(parse_spec(spec).with_seed(seed), game) for _, spec, seed in task.seats]
+    for bot in bots:
+        bot.restart()
+    chance = random.Random(task.block_seed)
+    state = game.new_initial_state()
+    steps = []
+    think = [0.0] * len(bots)
+    seat_decisions = [0] * len(bots)
+    limit = 20 * game.max_game_length() + 10000
+    started = time.perf_counter()
+    while not state.is_terminal():
+        if len(steps) > limit:
+            raise ArenaError(f"game {task.index} ({task.game}): no end after {limit} steps")
+        player = state.current_player()
+        if player == PLAYER_CHANCE:
+            action = sample_outcome(state.chance_outcomes(), chance.random())
+        else:
+            t0 = time.perf_counter()
+            action = bots[player].step(state.clone())
+            think[player] += time.perf_counter() - t0
+            seat_decisions[player] += 1
+            if not state.is_legal(action):
+                raise ArenaError(
+                    f"game {task.index} ({task.game}): bot {task.seats[player][1]!r} in seat "
+                    f"{player} chose {action!r}, which is illegal at step {len(steps) + 1}; "
+                    f"legal: {state.legal_actions()}")
+        state.apply_action(action)
+        steps.append([player, int(action)])
+        for bot in bots:
+            bot.inform(int(action))
+    return {
+        "format": RECORD_FORMAT,
+        "game": task.game,
+        "index": task.index,
+        "block": task.block,
+        "block_seed": task.block_seed,
+        "rotation": task.rotation,
+        "seats": [{"seat": s, "bot": b, "spec": spec, "seed": seed}
+                  for s, (b, spec, seed) in enumerate(task.seats)],
+        "steps": steps,
+        "returns": [float(x) for x in state.returns()],
+        "scores": player_scores(state),
+        "decisions": sum(seat_decisions),
+        "seat_decisions": seat_decisions,
+        "think": [round(x, 6) for x in think],
+        "seconds": round(time.perf_counter() - started, 6),
+    }
+
+
+def _play_safely(task: GameTask):
+    """Worker entry: a record, or ("error", text) so the parent can say which game failed."""
+    try:
+        return play_game(task)
+    except EaselError as e:
+        return ("error", f"game {task.index}: {e}")
+    except Exception as e:          # a bot's bug must name the game, not kill the pool silently
+        return ("error", f"game {task.index}: {type(e).__name__}: {e}")
+
+
+def _ignore_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@dataclass
+class ArenaResult:
+    summary: dict
+    records: list = field(default_factory=list)
+    interrupted: bool = False
+
+
+def bot_labels(specs) -> list[str]:
+    """Display names: the spec text, numbered when two bots share one."""
+    texts = [parse_spec(s).text for s in specs]
+    out = []
+    for i, t in enumerate(texts):
+        out.append(f"{t}#{texts[:i + 1].count(t)}" if texts.count(t) > 1 else t)
+    return out
+
+
+def plan(game, specs, games: int, seed: int, implementation: str = "core") -> list[GameTask]:
+    """The games of a run: at least `games`, in whole duplicate blocks."""
+    parsed = [parse_spec(s) for s in specs]
+    rotations = seat_rotations(len(parsed), game.num_players())
+    n_blocks = max(1, math.ceil(games / len(rotations)))
+    tasks = []
+    for block in range(n_blocks):
+        block_seed = derive_seed(seed, "block", block)
+        for r, seating in enumerate(rotations):
+            seats = []
+            for s, b in enumerate(seating):
+                own = parsed[b].args.get("seed")
+                bot_seed = derive_seed(block_seed, "bot", r, s, b, own)
+                seats.append((b, parsed[b].text, bot_seed))
+            tasks.append(GameTask(len(tasks), block, r, block_seed, game.spec,
+                                  implementation, tuple(seats)))
+    return tasks
+
+
+def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int = 1,
+              records_path=None, implementation: str = "core", progress: bool = False,
+              on_record=None) -> ArenaResult:
+    """Play a tournament; return its statistics (and the records, in game order).
+
+    Interrupted by Ctrl-C, it stops the games in progress and reports the
+    finished ones (`interrupted` is then True)."""
+    import engine
+    game = engine.load_game(game_spec, implementation)
+    if len(specs) < 2:
+        raise ArenaError("an arena needs at least two bot specs")
+    if games < 1:
+        raise ArenaError(f"--games must be at least 1, got {games}")
+    if jobs < 1:
+        raise ArenaError(f"--jobs must be at least 1, got {jobs}")
+    labels = bot_labels(specs)
+    for spec in specs:                       # refuse a bad spec before any game starts
+        make_bot(spec, game, seed=0)
+    tasks = plan(game, specs, games, seed, implementation)
+    rotations = seat_rotations(len(specs), game.num_players())
+
+    records, interrupted = [], False
+    started = time.perf_counter()
+    out = open(records_path, "w", encoding="utf-8") if records_path else None
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=len(tasks), unit="game", desc=game.spec, dynamic_ncols=True)
+
+    def take(result):
+        if isinstance(result, tuple):
+            raise ArenaError(result[1])
+        records.append(result)
+        if out is not None:
+            write_record(out, result)
+        if bar is not None:
+            bar.update(1)
+        if on_record is not None:
+            on_record(result)
+
+    pool = None
+    try:
+        if jobs == 1:
+            for task in tasks:
+                take(_play_safely(task))
+        else:
+            import multiprocessing
+            pool = multiprocessing.get_context().Pool(min(jobs, len(tasks)),
+                                                      initializer=_ignore_sigint)
+            for result in pool.imap_unordered(_play_safely, tasks, chunksize=1):
+                take(result)
+            pool.close()
+            pool.join()
+            pool = None
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        if bar is not None:
+            bar.close()
+        if out is not None:
+            out.close()
+
+    records.sort(key=lambda r: r["index"])
+    summary = summarize(records, labels, game.num_players())
+    n_blocks = len({t.block for t in tasks})
+    per_block = {}
+    for r in records:
+        per_block[r["block"]] = per_block.get(r["block"], 0) + 1
+    summary.update({
+        "format": ARENA_FORMAT,
+        "game": game.spec,
+        "implementation": implementation,
+        "specs": [parse_spec(s).text for s in specs],
+        "labels": labels,
+        "seed": seed,
+        "jobs": jobs,
+        "games_requested": games,
+        "games_planned": len(tasks),
+        "blocks_planned": n_blocks,
+        "block_size": len(rotations),
+        "complete_blocks": sum(1 for c in per_block.values() if c == len(rotations)),
+        "rotations": rotations,
+        "interrupted": interrupted,
+        "seconds": round(time.perf_counter() - started, 3),
+        "cpu_count": os.cpu_count(),
+    })
+    return ArenaResult(summary, records, interrupted)
+
+
+# -- text report ----------------------------------------------------------------
+
+def _ci(iv, fmt="{:.3f}", signed=False) -> str:
+    if iv is None or iv.get("mean") is None:
+        return "-"
+    f = ("{:+" + fmt[2:]) if signed else fmt
+    if iv.get("low") is None:
+        return f.format(iv["mean"])
+    return f"{f.format(iv['mean'])} [{f.format(iv['low'])}, {f.format(iv['high'])}]"
+
+
+def _elo(value) -> str:
+    from .stats import ELO_CAP
+    if abs(value) >= ELO_CAP:
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.1f}"
+
+
+def format_report(summary: dict) -> str:
+    s = summary
+    lines = [f"Arena: {s['game']}  {s['games']} games in {s['blocks']} duplicate block(s) of "
+             f"{s['block_size']} seat rotation(s), seed {s['seed']}, {s['jobs']} job(s), "
+             f"{s['seconds']:.1f} s" + ("  (interrupted)" if s["interrupted"] else "")]
+    lines.append("95% intervals over block means.")
+    width = max([len(b["label"]) for b in s["bots"]] + [3])
+    head = (f"{'bot':<{width}}  {'games':>5}  {'win rate':<24}  {'mean rank':<24}  "
+            f"{'mean margin':<28}  {'s/move':>8}")
+    lines += [head, "-" * len(head)]
+    for b in s["bots"]:
+        spd = b["seconds_per_decision"]
+        lines.append(f"{b['label']:<{width}}  {b['games']:>5}  {_ci(b['win_rate']):<24}  "
+                     f"{_ci(b['mean_rank'], '{:.2f}'):<24}  "
+                     f"{_ci(b['mean_margin'], '{:.2f}', signed=True):<28}  "
+                     f"{(f'{spd:.5f}' if spd is not None else '-'):>8}")
+    if s["elo"] is not None:
+        e = s["elo"]
+        los = f", LOS {100 * e['los']:.1f}%" if e["los"] is not None else ""
+        span = (f" [{_elo(e['low'])}, {_elo(e['high'])}]" if e["low"] is not None else "")
+        lines.append(f"Elo {e['bots'][0]} vs {e['bots'][1]}: {_elo(e['diff'])}{span}"
+                     f" (score {_ci(e['score'])}{los})")
+        if e["pairs"] is not None:
+            p = e["pairs"]
+            lines.append("Block pairs for " + e["bots"][0] + ": " +
+                         ", ".join(f"{k} {v}" for k, v in p.items()))
+    lines.append("Seats (all bots): " + "; ".join(
+        f"seat {x['seat']} win {_ci(x['win_rate'])}" for x in s["seats"]))
+    if s["first_player_advantage"] is not None:
+        lines.append(f"First-player advantage (seat 0 win rate minus "
+                     f"1/{len(s['seats'])}): {_ci(s['first_player_advantage'], signed=True)}")
+    lines.append("Win rate by seat: " + "; ".join(
+        b["label"] + " " + "/".join("-" if x["win_rate"] is None else f"{x['win_rate']:.3f}"
+                                    for x in b["by_seat"])
+        for b in s["bots"]))
+    if s["draw_rate"] is not None:
+        lines.append(f"Shared wins (draws): {s['draw_rate']:.3f}; "
+                     f"mean decisions per game: {s['mean_decisions']:.1f}")
+    return "\n".join(lines)

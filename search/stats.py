@@ -1,0 +1,199 @@
+"""Tournament statistics from game records.
+
+Per game and seat: the win share (1 for the sole best return, 1/k in a k-way
+tie for best, else 0), the rank (1 is best; tied seats share the mean of the
+ranks they cover) and the score margin (the seat's score minus the best other
+score; from the game's scores when it keeps them, else from the returns).
+
+Games come in duplicate blocks (the same chance outcomes, every seat
+rotation), so games within a block are not independent, but blocks are. Each
+interval is therefore a Student-t 95% interval over per-block means: for each
+block, the bot's mean over the seats it held in that block's games. Paired
+this way, the luck of the draw cancels within a block and the interval is
+narrower for it. With fewer than two blocks there is no interval (None).
+When every block sits at a bound (all won, say), a t interval would have no
+width; the exact binomial bound for n out of n is used instead.
+
+The Elo difference of a two-bot run comes from the head-to-head score: in
+each game, the share of (bot A seat, bot B seat) pairs that A's seat beat,
+ties counting half. Elo = 400 log10(s / (1 - s)); its interval is the score
+interval mapped through the same (monotone) function; a score of 0 or 1 has
+an infinite Elo, reported as +-ELO_CAP. LOS, the likelihood of
+superiority, is the normal probability that the true score exceeds 1/2.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from statistics import NormalDist
+
+_EPS = 1e-9
+ELO_CAP = 1200.0     # the Elo of a score of 0 or 1 is infinite; report this instead
+
+
+def seat_outcomes(returns, scores=None):
+    """[(win share, rank, margin)] per seat for one finished game."""
+    n = len(returns)
+    out = []
+    margins_from = scores if scores is not None else returns
+    for s in range(n):
+        greater = sum(1 for q in range(n) if returns[q] > returns[s] + _EPS)
+        tied = sum(1 for q in range(n) if abs(returns[q] - returns[s]) <= _EPS)
+        share = 1.0 / tied if greater == 0 else 0.0
+        rank = greater + (tied + 1) / 2.0
+        others = [margins_from[q] for q in range(n) if q != s]
+        margin = float(margins_from[s]) - (max(others) if others else 0.0)
+        out.append((share, rank, margin))
+    return out
+
+
+def interval(samples, bounds=None, confidence=0.95):
+    """{"mean", "low", "high", "n"}: a t interval over independent samples."""
+    n = len(samples)
+    if n == 0:
+        return {"mean": None, "low": None, "high": None, "n": 0}
+    mean = sum(samples) / n
+    if n < 2:
+        return {"mean": mean, "low": None, "high": None, "n": n}
+    var = sum((x - mean) ** 2 for x in samples) / (n - 1)
+    if var == 0.0 and bounds is not None and mean in bounds:
+        # Every block at a bound (say, all won): a t interval would have no
+        # width; use the exact binomial bound for n successes out of n.
+        reach = (1.0 - 0.025 ** (1.0 / n)) * (bounds[1] - bounds[0])
+        low, high = (mean - reach, mean) if mean == bounds[1] else (mean, mean + reach)
+        return {"mean": mean, "low": low, "high": high, "n": n}
+    from scipy.special import stdtrit          # Student's t quantile (lighter than scipy.stats)
+    half = float(stdtrit(n - 1, 0.5 + confidence / 2.0)) * math.sqrt(var / n)
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = max(bounds[0], low), min(bounds[1], high)
+    return {"mean": mean, "low": low, "high": high, "n": n}
+
+
+def elo_of(score):
+    if score is None:
+        return None
+    if score <= 0.0:
+        return -ELO_CAP
+    if score >= 1.0:
+        return ELO_CAP
+    return max(-ELO_CAP, min(ELO_CAP, 400.0 * math.log10(score / (1.0 - score))))
+
+
+def summarize(records, labels, num_players):
+    """The arena's statistics (a JSON-ready dict) from finished game records.
+
+    labels: one display name per bot, in bot order."""
+    k = len(labels)
+    # bot -> block -> list of per-seat values
+    per_bot = [defaultdict(lambda: defaultdict(list)) for _ in range(k)]
+    per_seat = [defaultdict(list) for _ in range(num_players)]          # seat -> block -> shares
+    bot_seat = [[[0, 0.0] for _ in range(num_players)] for _ in range(k)]   # games, share sum
+    think = [[0.0, 0] for _ in range(k)]                                 # seconds, decisions
+    head = defaultdict(list)                                             # block -> bot-0 scores
+    lengths, draws = [], 0
+    for rec in records:
+        outcomes = seat_outcomes(rec["returns"], rec.get("scores"))
+        block = rec["block"]
+        lengths.append(rec.get("decisions", len(rec["steps"])))
+        if sum(1 for o in outcomes if o[0] > 0) > 1:
+            draws += 1
+        for seat, (share, rank, margin) in enumerate(outcomes):
+            b = rec["seats"][seat]["bot"]
+            cell = per_bot[b][block]
+            cell["win"].append(share)
+            cell["rank"].append(rank)
+            cell["margin"].append(margin)
+            per_seat[seat][block].append(share)
+            bot_seat[b][seat][0] += 1
+            bot_seat[b][seat][1] += share
+        for seat, (secs, n_dec) in enumerate(zip(rec.get("think", []),
+                                                 rec.get("seat_decisions", []))):
+            b = rec["seats"][seat]["bot"]
+            think[b][0] += secs
+            think[b][1] += n_dec
+        if k == 2:
+            a_seats = [s for s, e in enumerate(rec["seats"]) if e["bot"] == 0]
+            b_seats = [s for s, e in enumerate(rec["seats"]) if e["bot"] == 1]
+            pairs = [(x, y) for x in a_seats for y in b_seats]
+            if pairs:
+                r = rec["returns"]
+                score = sum(1.0 if r[x] > r[y] + _EPS else 0.5 if abs(r[x] - r[y]) <= _EPS
+                            else 0.0 for x, y in pairs) / len(pairs)
+                head[block].append(score)
+
+    def block_means(cells, key):
+        return [sum(c[key]) / len(c[key]) for _, c in sorted(cells.items()) if c[key]]
+
+    bots = []
+    for b in range(k):
+        cells = per_bot[b]
+        games = sum(len(c["win"]) for c in cells.values())
+        bots.append({
+            "bot": b,
+            "label": labels[b],
+            "games": games,
+            "win_rate": interval(block_means(cells, "win"), bounds=(0.0, 1.0)),
+            "mean_rank": interval(block_means(cells, "rank"), bounds=(1.0, float(num_players))),
+            "mean_margin": interval(block_means(cells, "margin")),
+            "seconds_per_decision": (think[b][0] / think[b][1]) if think[b][1] else None,
+            "by_seat": [{"seat": s, "games": bot_seat[b][s][0],
+                         "win_rate": (bot_seat[b][s][1] / bot_seat[b][s][0])
+                         if bot_seat[b][s][0] else None}
+                        for s in range(num_players)],
+        })
+
+    seats = []
+    for s in range(num_players):
+        means = [sum(v) / len(v) for _, v in sorted(per_seat[s].items()) if v]
+        seats.append({"seat": s, "games": sum(len(v) for v in per_seat[s].values()),
+                      "win_rate": interval(means, bounds=(0.0, 1.0))})
+    fair = 1.0 / num_players
+    first = seats[0]["win_rate"] if seats else None
+    first_adv = None
+    if first and first["mean"] is not None:
+        first_adv = {key: (first[key] - fair if first[key] is not None else None)
+                     for key in ("mean", "low", "high")}
+        first_adv["n"] = first["n"]
+
+    elo = None
+    if k == 2 and head:
+        means = [sum(v) / len(v) for _, v in sorted(head.items()) if v]
+        score = interval(means, bounds=(0.0, 1.0))
+        los = None
+        if score["n"] >= 2:
+            m = score["mean"]
+            sd = math.sqrt(sum((x - m) ** 2 for x in means) / (len(means) - 1))
+            se = sd / math.sqrt(len(means))
+            los = (1.0 if m > 0.5 else 0.0 if m < 0.5 else 0.5) if se == 0 \
+                else NormalDist().cdf((m - 0.5) / se)
+        elo = {"bots": [labels[0], labels[1]],
+               "score": score,
+               "diff": elo_of(score["mean"]),
+               "low": elo_of(score["low"]),
+               "high": elo_of(score["high"]),
+               "los": los,
+               "pairs": _pentanomial(head)}
+
+    return {
+        "games": len(lengths),
+        "blocks": len({rec["block"] for rec in records}),
+        "bots": bots,
+        "seats": seats,
+        "first_player_advantage": first_adv,
+        "elo": elo,
+        "draw_rate": (draws / len(lengths)) if lengths else None,
+        "mean_decisions": (sum(lengths) / len(lengths)) if lengths else None,
+    }
+
+
+def _pentanomial(head):
+    """For blocks of exactly two games: how many blocks bot A scored 0, 0.5,
+    1, 1.5 and 2 in (losses-losses ... wins-wins), as fastchess reports pairs."""
+    blocks = [v for v in head.values() if len(v) == 2]
+    if not blocks or len(blocks) != len(head):
+        return None
+    counts = [0] * 5
+    for v in blocks:
+        counts[int(round(2 * sum(v)))] += 1
+    return dict(zip(["LL", "LD", "DD_WL", "WD", "WW"], counts))
