@@ -1,0 +1,66 @@
+"""Van Gogh (2-5 players, and solo): roll Minigoghs, talk to characters, paint
+them onto paintings in the orientation each space requires, win majorities.
+The reference (`reference.py`) is the executable spec; ENCODING.md fixes the
+action space, RULINGS.md the readings of the rulebook."""
+from engine.game import ReferenceGame
+from engine.registry import GameEntry, Option, register
+
+from . import codec
+
+
+def _facts(params):
+    from .rules import NUM_ACTIONS, make_rules, max_game_length
+    r = make_rules(params)
+    return dict(num_players=r.n, num_distinct_actions=NUM_ACTIONS,
+                max_chance_outcomes=max(20, len(r.deck.cards)),
+                max_game_length=max_game_length(r), min_utility=-1.0, max_utility=1.0)
+
+
+def _reference(params):
+    from .reference import VanGoghState
+    return ReferenceGame(ENTRY, params, codec, _facts(params), VanGoghState)
+
+
+def _range(lo, hi):
+    return lambda v: None if lo <= v <= hi else f"must be between {lo} and {hi}"
+
+
+def _check(params):
+    from engine.errors import DataFileError, GameSpecError
+    from .rules import make_rules
+    try:
+        make_rules(params)
+    except GameSpecError as e:
+        return str(e).removeprefix("vangogh: ")
+    except DataFileError as e:
+        return f"option 'deck': {e}"
+    return None
+
+
+ENTRY = GameEntry(
+    name="vangogh", long_name="Van Gogh",
+    description="Van Gogh (2-5 players, or solo with players=1): choose characters, roll "
+                "Minigoghs and paint them onto paintings in the required orientations; "
+                "majorities score when a painting is finished. The painting deck is "
+                "PLACEHOLDER data (the real cards are unknown); replace it with the deck "
+                "option. No Cython core yet: use implementation='reference'.",
+    min_players=1, max_players=5,
+    options={
+        "players": Option(int, 2, "number of players; 1 plays the solo game", _range(1, 5)),
+        "colors": Option(str, "", "player colours in seat order, separated by '-' "
+                                  "(yellow, blue, pink, green, purple); default: the first n "
+                                  "in that order (solo: yellow)"),
+        "start": Option(int, 0, "seat of the starting player", _range(0, 4)),
+        "roll": Option(str, "1-1-1-1", "roll weights lying down-sideway-upright-upside down"),
+        "purpleactive": Option(bool, True, "purple's inactive Minigoghs score as active at the "
+                                           "end (GAMES.md ruling 5)"),
+        "maxrounds": Option(int, 30, "the game also ends after this many rounds (bounds the "
+                                     "game length)", _range(1, 200)),
+        "deck": Option(str, "", "path of a painting-deck JSON file (default: the shipped "
+                                "placeholder deck)"),
+    },
+    core=None, reference=_reference,
+    placeholder_data=("painting deck (data/paintings-placeholder.json)",
+                      "orientations printed on the palettes' inactive spaces"),
+    check=_check)
+register(ENTRY)

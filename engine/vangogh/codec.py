@@ -1,0 +1,124 @@
+"""Van Gogh text: moves as a player would say them, chance outcomes as what
+came out of the bag, and a readable table. Reads only the JSON view, so the
+core and the reference speak alike."""
+from __future__ import annotations
+
+import re
+
+from .rules import (BLUE, BLUE_DISCARD, BLUE_ORIENT, BRUSH, CHARS, COLOURS, DONE, EPIPHANY,
+                    KEEP, MAX_SPACES, N_CODES, N_PAINTINGS, ORIENTS, PAINT, PINK, REORIENT,
+                    RESTART, TAKE, YELLOW, piece_name)
+
+_DRAW_ROLL = ("setup_table", "setup_palette", "sec_draw", "refill", "eor")
+
+
+def _actor_char(view):
+    ch = view["pending"]["act_char"]
+    return ch or "?"
+
+
+def action_to_string(view: dict, action: int) -> str:
+    ph = view["phase"]
+    if view["current_player"] == -1:
+        if ph in ("setup_cards", "card"):
+            return f"deck: painting {action}"
+        if ph == "roll":
+            return f"roll: {ORIENTS[action]}"
+        if ph in ("ginoux_draw", "blue_draw"):
+            return f"bag: {COLOURS[action]}"
+        return f"bag: {COLOURS[action // 4]} rolled {ORIENTS[action % 4]}"
+    p = view["current_player"]
+    if action < 6:
+        return f"choose {CHARS[action]}"
+    if action == DONE:
+        return "done"
+    if PAINT <= action < REORIENT:
+        src, sp = divmod(action - PAINT, MAX_SPACES)
+        src, slot = divmod(src, N_PAINTINGS)
+        if src < N_CODES:
+            what = piece_name(src)
+        else:
+            left = next(x for x in view["palettes"][p]["inactive"] if x)
+            what = f"inactive {left}"
+        head = "brush" if ph == "brush" else _actor_char(view)
+        return f"{head}: paint {what} on painting {slot + 1}, space {sp + 1}"
+    if REORIENT <= action < RESTART:
+        code, o = divmod(action - REORIENT, 4)
+        return f"reorient {piece_name(code)} to {ORIENTS[o]}"
+    if RESTART <= action < EPIPHANY:
+        return f"restart {piece_name(action - RESTART)}"
+    if action == EPIPHANY:
+        return "epiphany"
+    if TAKE <= action < KEEP:
+        return f"take {piece_name(action - TAKE)}"
+    if KEEP <= action < YELLOW:
+        return f"keep {COLOURS[action - KEEP]}"
+    if YELLOW <= action < PINK:
+        t, o = divmod(action - YELLOW, 4)
+        what = f"yellow-{ORIENTS[t]}" if t < 4 else f"inactive space {t - 3}"
+        return f"yellow ability: {what} to {ORIENTS[o]}"
+    if PINK <= action < BLUE:
+        t = action - PINK
+        what = piece_name(t) if t < N_CODES else f"inactive space {t - N_CODES + 1}"
+        return f"pink ability: turn {what}"
+    if action == BLUE:
+        return "blue ability: draw"
+    if BLUE_ORIENT <= action < BLUE_DISCARD:
+        return f"blue ability: place {ORIENTS[action - BLUE_ORIENT]}"
+    if BLUE_DISCARD <= action < BRUSH:
+        return f"blue ability: discard {piece_name(action - BLUE_DISCARD)}"
+    if action == BRUSH:
+        return "brush: paint once more"
+    return f"action {action}"
+
+
+def string_to_action(view: dict, text: str):
+    """Looser forms: 'paint blue-upright 2 4' / 'paint blue upright on painting 2 space 4'
+    and a character name alone."""
+    t = text.strip().lower()
+    for c, name in enumerate(CHARS):
+        if t == name.lower():
+            return c
+    m = re.fullmatch(r"(?:.*:\s*)?paint\s+([a-z]+)[- ]([a-z ]+?)\s+(?:on\s+)?(?:painting\s+)?(\d)"
+                     r"\s*,?\s*(?:space\s+)?(\d)", t)
+    if m:
+        colour, orient = m.group(1), m.group(2).strip().replace("-", " ")
+        names = COLOURS + ("white",)
+        if colour in names and orient in ORIENTS:
+            code = names.index(colour) * 4 + ORIENTS.index(orient)
+            slot, sp = int(m.group(3)) - 1, int(m.group(4)) - 1
+            if 0 <= slot < N_PAINTINGS and 0 <= sp < MAX_SPACES:
+                return PAINT + (code * N_PAINTINGS + slot) * MAX_SPACES + sp
+    return None
+
+
+def state_to_string(view: dict) -> str:
+    lines = [f"Van Gogh, {view['players']} player(s) — round {view['round']}, "
+             f"turn {view['turn'] + 1}, phase {view['phase']}, "
+             f"to move: {view['current_player']}"]
+    holder = view["token_holder"]
+    lines.append(f"Starting Player token: {'nobody' if holder < 0 else f'player {holder}'}; "
+                 f"finished paintings: {view['finished']}; deck: {len(view['deck'])} cards")
+    for i, pv in enumerate(view["paintings"]):
+        if pv["card"] < 0:
+            lines.append(f"  painting {i + 1}: (empty slot)")
+            continue
+        spaces = []
+        for k, o in enumerate(pv["orientations"]):
+            occ = pv["occupants"][k]
+            bonus = "+1" if pv["bonus"][k] else ""
+            spaces.append(f"{k + 1}:{o}{bonus}={occ or '.'}")
+        lines.append(f"  painting {i + 1} [{pv['name']}, frame "
+                     f"{'/'.join(map(str, pv['frame']))}]: " + "  ".join(spaces))
+    lines.append("  table: " + (", ".join(view["table"]) or "-"))
+    for c in view["characters"]:
+        mark = " (taken)" if c["taken"] else ""
+        wait = f" waiting: {', '.join(c['waiting'])}" if c["waiting"] else ""
+        lines.append(f"  {c['name']}{mark}{wait}")
+    bag = ", ".join(f"{k} {v}" for k, v in view["bag"].items())
+    lines.append(f"  bag: {bag}; whites: {view['whites']}")
+    for p, pal in enumerate(view["palettes"]):
+        ina = ", ".join(x or "." for x in pal["inactive"])
+        lines.append(f"  player {p} ({pal['color']}): {view['scores'][p]} EP; active: "
+                     f"{', '.join(pal['active']) or '-'}; inactive: {ina}")
+    return "\n".join(lines) + "\n"

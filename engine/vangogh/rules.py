@@ -1,0 +1,166 @@
+"""Van Gogh constants, action ids and the per-game rule parameters.
+
+Shared by the reference, the codec and (as documentation) the core: the ids
+here are the ones ENCODING.md tabulates.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.errors import GameSpecError
+
+from .deck import MAX_SPACES, Deck, load_deck
+
+COLOURS = ("yellow", "blue", "pink", "green", "purple")
+COLOUR_NAMES = COLOURS + ("white",)
+YELLOW_C, BLUE_C, PINK_C, GREEN_C, PURPLE_C = range(5)
+WHITE = 5
+N_COLOURS = 5
+ORIENTS = ("lying down", "sideway", "upright", "upside down")
+N_CODES = 24
+# R6: lying down -> upright -> sideway -> upside down -> lying down.
+PINK_CYCLE = (2, 3, 1, 0)
+
+CHARS = ("Van Gogh", "Dr. Gachet", "Madame Ginoux", "Anna", "Postman", "Eugene")
+VAN_GOGH, GACHET, GINOUX, ANNA, POSTMAN, EUGENE = range(6)
+N_CHARS = 6
+N_PAINTINGS = 3
+TABLE_SIZE = 5
+ACTIVE_CAP = 7
+INACTIVE = 3
+BOX_PER_COLOUR = 11
+BOX_WHITES = 5
+SOLO_ROUNDS = 5
+
+# Decision action ids (ENCODING.md, "Decision actions").
+DONE = 6
+PAINT = 7                      # 7 + (src*3 + slot)*7 + space, src 0..24
+REORIENT = 532                 # + code*4 + new orientation
+RESTART = 628                  # + code
+EPIPHANY = 652
+TAKE = 653                     # + code
+KEEP = 677                     # + colour
+YELLOW = 682                   # + target*4 + new orientation, target 0..6
+PINK = 710                     # + target, 0..23 active code, 24..26 inactive space
+BLUE = 737
+BLUE_ORIENT = 738              # + orientation
+BLUE_DISCARD = 742             # + code
+BRUSH = 766
+NUM_ACTIONS = 767
+
+assert PAINT + 25 * N_PAINTINGS * MAX_SPACES == REORIENT
+
+PHASES = ("setup_cards", "setup_table", "setup_palette", "choose", "wait_keep", "step",
+          "ginoux_draw", "ginoux_keep", "roll", "sec_draw", "eugene_take", "refill", "card",
+          "blue_draw", "blue_orient", "blue_discard", "brush", "eor", "end")
+
+
+
+
+def code_of(colour: int, orient: int) -> int:
+    return colour * 4 + orient
+
+
+def piece_name(code: int) -> str:
+    return f"{COLOUR_NAMES[code // 4]}-{ORIENTS[code % 4]}"
+
+
+def parse_piece(text) -> int:
+    """'blue-sideway' (or 'blue sideway') -> code; ValueError otherwise."""
+    if not isinstance(text, str):
+        raise ValueError(f"a Minigogh must be text like 'blue-upright', got {text!r}")
+    t = text.strip().lower().replace("_", " ")
+    for c, cname in enumerate(COLOUR_NAMES):
+        for o, oname in enumerate(ORIENTS):
+            for sep in ("-", " "):
+                if t == f"{cname}{sep}{oname}" or t == f"{cname}{sep}{oname.replace(' ', '-')}":
+                    return code_of(c, o)
+    raise ValueError(f"unknown Minigogh {text!r}: expected colour-orientation, colour in "
+                     f"{', '.join(COLOUR_NAMES)}, orientation in {', '.join(ORIENTS)}")
+
+
+def parse_colours(text: str, players: int) -> tuple[int, ...]:
+    """The `colors` option: '' (default) or names separated by '-' or ';'."""
+    if not text:
+        if players == 1:
+            return (YELLOW_C,)
+        return tuple(range(players))
+    names = [x.strip().lower() for x in text.replace(";", "-").split("-") if x.strip()]
+    out = []
+    for name in names:
+        if name not in COLOURS:
+            raise GameSpecError(f"vangogh: option 'colors': unknown colour {name!r}; "
+                                f"colours: {', '.join(COLOURS)}")
+        if COLOURS.index(name) in out:
+            raise GameSpecError(f"vangogh: option 'colors': {name} given twice")
+        out.append(COLOURS.index(name))
+    if len(out) != players:
+        raise GameSpecError(f"vangogh: option 'colors' names {len(out)} colours for "
+                            f"{players} players")
+    if players == 1 and out[0] == PURPLE_C:
+        raise GameSpecError("vangogh: option 'colors': the solo game cannot use purple "
+                            "(rulebook, Solo Setup)")
+    return tuple(out)
+
+
+def parse_roll(text: str) -> tuple[float, float, float, float]:
+    """The `roll` option: 4 non-negative weights for lying down, sideway,
+    upright, upside down, separated by '-' or ';' (normalised)."""
+    parts = [x for x in text.replace(";", "-").split("-") if x.strip()]
+    try:
+        w = [float(x) for x in parts]
+    except ValueError:
+        raise GameSpecError(f"vangogh: option 'roll'={text!r}: weights must be numbers "
+                            f"like 1-1-1-1") from None
+    if len(w) != 4 or any(x < 0 or x != x for x in w) or sum(w) <= 0:
+        raise GameSpecError(f"vangogh: option 'roll'={text!r}: needs 4 non-negative weights "
+                            f"(lying down-sideway-upright-upside down) with a positive sum")
+    total = sum(w)
+    return tuple(x / total for x in w)
+
+
+@dataclass(frozen=True)
+class Rules:
+    n: int
+    solo: bool
+    colours: tuple[int, ...]        # colour of each player
+    owner: tuple[int, ...]          # player of each colour, -1 uncontrolled
+    start: int
+    roll: tuple[float, ...]
+    purple_active: bool
+    max_rounds: int
+    solo_rounds: int
+    turns_per_round: int
+    deck: Deck
+
+
+def make_rules(params: dict) -> Rules:
+    n = params["players"]
+    colours = parse_colours(params["colors"], n)
+    owner = [-1] * N_COLOURS
+    for p, c in enumerate(colours):
+        owner[c] = p
+    if not 0 <= params["start"] < n:
+        raise GameSpecError(f"vangogh: option 'start'={params['start']}: must be a seat "
+                            f"from 0 to {n - 1}")
+    deck = load_deck(params["deck"])
+    turns = 3 if n == 1 else (4 if n == 2 else n)
+    return Rules(n=n, solo=n == 1, colours=colours, owner=tuple(owner), start=params["start"],
+                 roll=parse_roll(params["roll"]), purple_active=params["purpleactive"],
+                 max_rounds=params["maxrounds"], solo_rounds=SOLO_ROUNDS,
+                 turns_per_round=turns, deck=deck)
+
+
+def rules_of(game) -> Rules:
+    r = getattr(game, "_vangogh_rules", None)
+    if r is None:
+        r = make_rules(game.params)
+        game._vangogh_rules = r
+    return r
+
+
+def max_game_length(r: Rules) -> int:
+    """An honest bound on decisions (ENCODING.md 'Utilities and length')."""
+    if r.solo:
+        return r.solo_rounds * (r.turns_per_round * 5 + 2)
+    return r.max_rounds * (r.turns_per_round * (r.n + 3) + 3)
