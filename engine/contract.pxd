@@ -49,6 +49,11 @@ cdef struct GameC:
     # returns from a non-terminal state, in [min_utility, max_utility]. The
     # search may use it to cut rollouts short.
     void (*evaluate)(const GameC* g, const void* s, double* out) noexcept nogil
+    # Optional (NULL: the search samples from chance_outcomes): the outcome
+    # whose cumulative probability interval, in chance_outcomes order, holds u
+    # in [0, 1). A fast path for games whose chance nodes have many outcomes
+    # or cheap closed forms; tests check it against chance_outcomes.
+    int (*sample_chance)(const GameC* g, const void* s, double u) noexcept nogil
     # Optional (NULL when the game has no points): each player's score so far
     # (final scores at the end), for expected-score analysis and margins.
     void (*scores)(const GameC* g, const void* s, double* out) noexcept nogil

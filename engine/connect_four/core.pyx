@@ -93,6 +93,7 @@ def make_core(params):
     core.c.apply_action = c4_apply
     core.c.returns = c4_returns
     core.c.evaluate = NULL
+    core.c.sample_chance = NULL
     core.c.scores = NULL
     core.c.score_scale = 0.0
     return core

@@ -17,13 +17,9 @@ cdef void pig_init(const GameC* g, void* s) noexcept nogil:
 
 
 cdef inline bint _over(const PigParamsC* p, const PigStateC* st) noexcept nogil:
-    cdef int i
-    if st.total_moves >= p.horizon:
-        return True
-    for i in range(p.players):
-        if st.scores[i] >= p.win_score:
-            return True
-    return False
+    # Kept up to date by pig_apply: scores only change on a stop, and the
+    # horizon only moves on a decision.
+    return st.over
 
 
 cdef int pig_current_player(const GameC* g, const void* s) noexcept nogil:
@@ -54,14 +50,29 @@ cdef int pig_chance_outcomes(const GameC* g, const void* s, int* out, double* pr
         return 0
     if p.piglet:
         out[0] = 0
-        probs[0] = 1.0 / p.dice_outcomes
+        probs[0] = p.p_one
         out[1] = 1
-        probs[1] = 1.0 - 1.0 / p.dice_outcomes
+        probs[1] = 1.0 - p.p_one
         return 2
     for i in range(p.dice_outcomes):
         out[i] = i
-        probs[i] = 1.0 / p.dice_outcomes
+        probs[i] = p.p_one
     return p.dice_outcomes
+
+
+cdef int pig_sample_chance(const GameC* g, const void* s, double u) noexcept nogil:
+    cdef const PigParamsC* p = _p(g)
+    cdef int face
+    if p.piglet:
+        return 0 if u < p.p_one else 1
+    face = <int> (u * p.dice_outcomes)
+    return face if face < p.dice_outcomes else p.dice_outcomes - 1
+
+
+cdef inline int _next_player(const PigParamsC* p, int player) noexcept nogil:
+    # No modulo: an integer division costs more than the rest of a rollout step.
+    player += 1
+    return 0 if player == p.players else player
 
 
 cdef void pig_apply(const GameC* g, void* s, int action) noexcept nogil:
@@ -69,17 +80,21 @@ cdef void pig_apply(const GameC* g, void* s, int action) noexcept nogil:
     cdef const PigParamsC* p = _p(g)
     if st.cur_player >= 0:
         st.total_moves += 1
+        if st.total_moves >= p.horizon:
+            st.over = 1
         if action == PIG_ROLL:
             st.cur_player = PLAYER_CHANCE
             return
         st.scores[st.turn_player] += st.turn_total
+        if st.scores[st.turn_player] >= p.win_score:
+            st.over = 1
         st.turn_total = 0
-        st.turn_player = (st.turn_player + 1) % p.players
+        st.turn_player = _next_player(p, st.turn_player)
         st.cur_player = st.turn_player
         return
     if action == 0:
         st.turn_total = 0
-        st.turn_player = (st.turn_player + 1) % p.players
+        st.turn_player = _next_player(p, st.turn_player)
     else:
         st.turn_total += 1 if p.piglet else action + 1
     st.cur_player = st.turn_player
@@ -111,6 +126,7 @@ def make_core(params):
     p.win_score = params["winscore"]
     p.dice_outcomes = params["diceoutcomes"]
     p.piglet = params["piglet"]
+    p.p_one = 1.0 / p.dice_outcomes
     core.set_params((<char*> &p)[:sizeof(PigParamsC)])
     core.c.num_players = p.players
     core.c.num_distinct_actions = 2
@@ -125,6 +141,7 @@ def make_core(params):
     core.c.apply_action = pig_apply
     core.c.returns = pig_returns
     core.c.evaluate = NULL
+    core.c.sample_chance = pig_sample_chance
     core.c.scores = NULL
     core.c.score_scale = 0.0
     return core

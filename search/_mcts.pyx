@@ -1,0 +1,562 @@
+"""Monte Carlo tree search over the C-level game contract (engine/contract.pxd).
+
+One iteration: copy the root state, descend the tree choosing by UCB1
+(Kocsis and Szepesvari 2006),
+
+    a* = argmax_a  Q(a) / N(a) + c * sqrt(ln A(a) / N(a)),
+
+expand one new node, finish the game with uniformly random moves (or stop
+after `rollout_depth` moves and ask the game's heuristic evaluation), and add
+each player's utility to the nodes on the path, each node keeping the utility
+of the player who chose its action (max^n for several players).
+
+A(a) is the availability count of Cowling, Powley and Whitehouse's
+information-set MCTS (2012): how often the parent was visited while `a` was
+legal. In the IS form chance outcomes are not in the tree: each iteration
+samples a fresh determinization of every future draw and roll, and an action
+that is legal only in some worlds competes only when it is available. In a
+game where legality never depends on chance, A(a) equals the parent's visits
+since `a` was added, and UCB1 is plain UCT. The closed form puts chance nodes
+in the tree (one child per outcome met); the PIMC form is the closed form on
+one fixed world, where the k-th chance event of every line gets the same
+random number.
+
+The loop touches no Python object and runs without the GIL; nodes live in
+one flat array (indices, not pointers) that grows by doubling.
+"""
+from libc.math cimport log, sqrt
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy, memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+import numpy as np
+
+from engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
+from engine._core cimport CoreGame, CoreState
+from engine.rng cimport RngC, rng_seed, rng_below, rng_uniform
+
+FORMS = {"is": FORM_IS, "closed": FORM_CLOSED, "pimc": FORM_PIMC}
+
+NODE_DTYPE = np.dtype([
+    ("first_child", np.int32), ("next_sibling", np.int32), ("action", np.int32),
+    ("n_visits", np.int32), ("n_avail", np.int32), ("ext", np.int32),
+    ("total", np.float32), ("mover", np.int8), ("kind", np.int8),
+    ("flags", np.int8), ("pad", np.int8)])
+STATS_DTYPE = np.dtype([
+    ("n", np.float64), ("sum_u", np.float64, (MAX_PLAYERS,)), ("sum_u2", np.float64),
+    ("sum_win", np.float64, (MAX_PLAYERS,)), ("sum_score", np.float64, (MAX_PLAYERS,))])
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline double _world_uniform(uint64_t world, uint64_t k) noexcept nogil:
+    """The k-th random number of a fixed world (splitmix64 finaliser)."""
+    cdef uint64_t z = world + (k + 1) * <uint64_t> 0x9E3779B97F4A7C15ULL
+    z = (z ^ (z >> 30)) * <uint64_t> 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t> 0x94D049BB133111EBULL
+    z = z ^ (z >> 31)
+    return (z >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline int _pick(double u, const double* probs, int n) noexcept nogil:
+    cdef int i
+    for i in range(n - 1):
+        u -= probs[i]
+        if u < 0.0:
+            return i
+    return n - 1
+
+
+cdef class Tree:
+    """One search tree over one root position (see the module docstring)."""
+    cdef CoreGame core
+    cdef const GameC* g
+    cdef char* root_state
+    cdef char* work
+    cdef NodeC* nodes
+    cdef int n_nodes, cap_nodes, max_nodes
+    cdef TurnStatsC* ext
+    cdef int n_ext, cap_ext
+    cdef int* path
+    cdef int path_cap
+    cdef int* actions
+    cdef int* untried
+    cdef int* outcomes
+    cdef double* probs
+    cdef int* stamp_of
+    cdef int* child_of
+    cdef int stamp
+    cdef RngC rng
+    cdef int form
+    cdef double uct_c
+    cdef int rollout_depth
+    cdef double margin_weight
+    cdef uint64_t world
+    cdef int root_player
+    cdef volatile int cancelled
+    cdef readonly long long iterations
+    cdef readonly double elapsed
+
+    def __cinit__(self):
+        self.nodes = NULL
+        self.ext = NULL
+        self.root_state = NULL
+        self.work = NULL
+        self.path = NULL
+        self.actions = NULL
+        self.untried = NULL
+        self.outcomes = NULL
+        self.probs = NULL
+        self.stamp_of = NULL
+        self.child_of = NULL
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.ext)
+        free(self.root_state)
+        free(self.work)
+        free(self.path)
+        free(self.actions)
+        free(self.untried)
+        free(self.outcomes)
+        free(self.probs)
+        free(self.stamp_of)
+        free(self.child_of)
+
+    def __init__(self, CoreState state not None, str form="is", double uct_c=2.0,
+                 unsigned long long seed=0, int rollout_depth=-1, double margin_weight=0.0,
+                 int max_nodes=1 << 22, unsigned long long world_seed=0):
+        cdef int span
+        if form not in FORMS:
+            raise ValueError(f"unknown search form {form!r}; forms: {', '.join(FORMS)}")
+        self.core = state.core
+        self.g = &self.core.c
+        self.form = FORMS[form]
+        self.uct_c = uct_c
+        self.rollout_depth = rollout_depth
+        self.margin_weight = margin_weight
+        self.world = world_seed
+        self.max_nodes = max(max_nodes, 16)
+        rng_seed(&self.rng, seed)
+        span = max(self.g.num_distinct_actions, self.g.max_chance_outcomes) + 1
+        self.root_state = <char*> malloc(self.g.state_size)
+        self.work = <char*> malloc(self.g.state_size)
+        self.path_cap = 4 * self.g.max_game_length + 64
+        self.path = <int*> malloc(sizeof(int) * self.path_cap)
+        self.actions = <int*> malloc(sizeof(int) * span)
+        self.untried = <int*> malloc(sizeof(int) * span)
+        self.outcomes = <int*> malloc(sizeof(int) * span)
+        self.probs = <double*> malloc(sizeof(double) * span)
+        self.stamp_of = <int*> malloc(sizeof(int) * span)
+        self.child_of = <int*> malloc(sizeof(int) * span)
+        if (self.root_state == NULL or self.work == NULL or self.path == NULL or
+                self.actions == NULL or self.untried == NULL or self.outcomes == NULL or
+                self.probs == NULL or self.stamp_of == NULL or self.child_of == NULL):
+            raise MemoryError()
+        memset(self.stamp_of, 0, sizeof(int) * span)
+        self.stamp = 0
+        memcpy(self.root_state, state.ptr(), self.g.state_size)
+        self._reset_nodes()
+
+    cdef void _reset_nodes(self) except *:
+        self.cap_nodes = 1024
+        free(self.nodes)
+        self.nodes = <NodeC*> malloc(sizeof(NodeC) * self.cap_nodes)
+        self.cap_ext = 256
+        free(self.ext)
+        self.ext = <TurnStatsC*> malloc(sizeof(TurnStatsC) * self.cap_ext)
+        if self.nodes == NULL or self.ext == NULL:
+            raise MemoryError()
+        self.n_nodes = 1
+        self.n_ext = 0
+        memset(&self.nodes[0], 0, sizeof(NodeC))
+        self.nodes[0].first_child = -1
+        self.nodes[0].next_sibling = -1
+        self.nodes[0].action = -1
+        self.nodes[0].ext = -1
+        self.nodes[0].mover = PLAYER_CHANCE
+        self.root_player = self.g.current_player(self.g, self.root_state)
+        self.iterations = 0
+        self.elapsed = 0.0
+        self.cancelled = 0
+
+    # -- arena -------------------------------------------------------------
+    cdef int _new_ext(self) noexcept nogil:
+        cdef TurnStatsC* grown
+        if self.n_ext == self.cap_ext:
+            grown = <TurnStatsC*> realloc(self.ext, sizeof(TurnStatsC) * self.cap_ext * 2)
+            if grown == NULL:
+                return -1
+            self.ext = grown
+            self.cap_ext *= 2
+        memset(&self.ext[self.n_ext], 0, sizeof(TurnStatsC))
+        self.n_ext += 1
+        return self.n_ext - 1
+
+    cdef int _new_node(self, int parent, int action, int mover, int kind) noexcept nogil:
+        """Add a child to `parent`; -1 when the arena is full."""
+        cdef NodeC* grown
+        cdef int idx, cap
+        if self.n_nodes == self.cap_nodes:
+            if self.cap_nodes >= self.max_nodes:
+                return -1
+            cap = self.cap_nodes * 2
+            if cap > self.max_nodes:
+                cap = self.max_nodes
+            grown = <NodeC*> realloc(self.nodes, sizeof(NodeC) * cap)
+            if grown == NULL:
+                return -1
+            self.nodes = grown
+            self.cap_nodes = cap
+        idx = self.n_nodes
+        self.n_nodes += 1
+        self.nodes[idx].first_child = -1
+        self.nodes[idx].next_sibling = self.nodes[parent].first_child
+        self.nodes[idx].action = action
+        self.nodes[idx].n_visits = 0
+        self.nodes[idx].n_avail = 1
+        self.nodes[idx].total = 0.0
+        self.nodes[idx].mover = mover
+        self.nodes[idx].kind = kind
+        self.nodes[idx].flags = 0
+        self.nodes[idx].pad = 0
+        self.nodes[idx].ext = -1
+        # Full statistics only inside the root player's current turn.
+        if (parent == 0 or self.nodes[parent].ext >= 0) and (
+                mover == self.root_player or kind == KIND_CHANCE):
+            self.nodes[idx].ext = self._new_ext()
+        self.nodes[parent].first_child = idx
+        return idx
+
+    # -- one iteration -----------------------------------------------------
+    cdef inline int _sample_chance(self, uint64_t k) noexcept nogil:
+        cdef int n
+        cdef double u
+        if self.form == FORM_PIMC:
+            u = _world_uniform(self.world, k)
+        else:
+            u = rng_uniform(&self.rng)
+        if self.g.sample_chance != NULL:
+            return self.g.sample_chance(self.g, self.work, u)
+        n = self.g.chance_outcomes(self.g, self.work, self.outcomes, self.probs)
+        return self.outcomes[_pick(u, self.probs, n)]
+
+    cdef void _iterate(self) noexcept nogil:
+        cdef const GameC* g = self.g
+        cdef NodeC* nodes
+        cdef int node = 0, depth = 0, p, n, i, a, c, best, n_untried, steps
+        cdef uint64_t chance_k = 0
+        cdef int after_chance = 0
+        cdef double best_v, v, log_avail, last_avail
+        cdef double r[MAX_PLAYERS]
+        cdef double u[MAX_PLAYERS]
+        cdef double sc[MAX_PLAYERS]
+        cdef double top, other, margin
+        cdef int n_top, q, np_ = g.num_players
+        cdef bint expanded = False, have_scores = g.scores != NULL
+        cdef TurnStatsC* st
+
+        memcpy(self.work, self.root_state, g.state_size)
+        self.path[0] = 0
+
+        # Selection and expansion.
+        while not expanded and depth < self.path_cap - 2:
+            p = g.current_player(g, self.work)
+            if p == PLAYER_TERMINAL:
+                break
+            if p == PLAYER_CHANCE:
+                a = self._sample_chance(chance_k)
+                chance_k += 1
+                g.apply_action(g, self.work, a)
+                if self.form == FORM_IS:
+                    after_chance = 1
+                    continue
+                nodes = self.nodes
+                c = nodes[node].first_child
+                while c >= 0 and not (nodes[c].action == a and nodes[c].kind == KIND_CHANCE):
+                    c = nodes[c].next_sibling
+                if c < 0:
+                    c = self._new_node(node, a, PLAYER_CHANCE, KIND_CHANCE)
+                    if c < 0:
+                        break
+                    expanded = True
+                depth += 1
+                self.path[depth] = c
+                node = c
+                continue
+
+            n = g.legal_actions(g, self.work, self.actions)
+            nodes = self.nodes
+            self.stamp += 1
+            c = nodes[node].first_child
+            while c >= 0:
+                if nodes[c].kind == KIND_DECISION:
+                    self.stamp_of[nodes[c].action] = self.stamp
+                    self.child_of[nodes[c].action] = c
+                c = nodes[c].next_sibling
+            n_untried = 0
+            for i in range(n):
+                a = self.actions[i]
+                if self.stamp_of[a] == self.stamp:
+                    nodes[self.child_of[a]].n_avail += 1
+                else:
+                    self.untried[n_untried] = self.actions[i]
+                    n_untried += 1
+            if n_untried > 0:
+                a = self.untried[rng_below(&self.rng, n_untried)]
+                c = self._new_node(node, a, p, KIND_DECISION)
+                g.apply_action(g, self.work, a)
+                if c < 0:
+                    break                     # arena full: roll out from here
+                self.nodes[c].flags = after_chance
+                depth += 1
+                self.path[depth] = c
+                expanded = True
+                break
+            # UCB1 with availability counts over the children legal here.
+            best = -1
+            best_v = -1e300
+            last_avail = -1.0
+            log_avail = 0.0
+            for i in range(n):
+                c = self.child_of[self.actions[i]]
+                if nodes[c].n_avail != last_avail:
+                    last_avail = nodes[c].n_avail
+                    log_avail = log(last_avail)
+                v = (nodes[c].total / nodes[c].n_visits +
+                     self.uct_c * sqrt(log_avail / nodes[c].n_visits))
+                if v > best_v:
+                    best_v = v
+                    best = c
+            g.apply_action(g, self.work, nodes[best].action)
+            nodes[best].flags = after_chance
+            after_chance = 0
+            depth += 1
+            self.path[depth] = best
+            node = best
+
+        # Rollout.
+        steps = 0
+        while True:
+            p = g.current_player(g, self.work)
+            if p == PLAYER_TERMINAL:
+                g.returns(g, self.work, r)
+                break
+            if self.rollout_depth >= 0 and steps >= self.rollout_depth and g.evaluate != NULL:
+                g.evaluate(g, self.work, r)
+                break
+            if p == PLAYER_CHANCE:
+                a = self._sample_chance(chance_k)
+                chance_k += 1
+            else:
+                n = g.legal_actions(g, self.work, self.actions)
+                a = self.actions[rng_below(&self.rng, n)]
+                steps += 1
+            g.apply_action(g, self.work, a)
+
+        # Utilities: returns, plus an optional score-margin term.
+        if have_scores:
+            g.scores(g, self.work, sc)
+        for q in range(np_):
+            u[q] = r[q]
+        if have_scores and self.margin_weight > 0.0 and g.score_scale > 0.0 and np_ > 1:
+            for q in range(np_):
+                other = -1e300
+                for i in range(np_):
+                    if i != q and sc[i] > other:
+                        other = sc[i]
+                margin = (sc[q] - other) / g.score_scale
+                if margin > 1.0:
+                    margin = 1.0
+                elif margin < -1.0:
+                    margin = -1.0
+                u[q] = r[q] + self.margin_weight * margin
+
+        # Backpropagation.
+        nodes = self.nodes
+        top = r[0]
+        for q in range(1, np_):
+            if r[q] > top:
+                top = r[q]
+        n_top = 0
+        for q in range(np_):
+            if r[q] >= top - 1e-9:
+                n_top += 1
+        for i in range(1, depth + 1):
+            c = self.path[i]
+            nodes[c].n_visits += 1
+            if nodes[c].mover >= 0:
+                nodes[c].total += u[nodes[c].mover]
+            if nodes[c].ext >= 0:
+                st = &self.ext[nodes[c].ext]
+                st.n += 1.0
+                for q in range(np_):
+                    st.sum_u[q] += u[q]
+                    if np_ == 1:
+                        st.sum_win[q] += 1.0 if r[q] >= 0.0 else 0.0
+                    elif r[q] >= top - 1e-9:
+                        st.sum_win[q] += 1.0 / n_top
+                    if have_scores:
+                        st.sum_score[q] += sc[q]
+                if self.root_player >= 0:
+                    st.sum_u2 += u[self.root_player] * u[self.root_player]
+        nodes[0].n_visits += 1
+
+    # -- Python face -------------------------------------------------------
+    def run(self, long long iterations=-1, double time_limit=0.0):
+        """Grow the tree by `iterations` (-1: no limit) or until `time_limit`
+        seconds pass (0: no limit), or until cancel(). Releases the GIL.
+        Returns the number of iterations done."""
+        cdef long long done = 0
+        cdef double start, deadline
+        if iterations < 0 and time_limit <= 0.0:
+            raise ValueError("give an iteration budget, a time limit, or both")
+        if self.g.current_player(self.g, self.root_state) < 0:
+            raise ValueError("the root must be a decision node")
+        with nogil:
+            start = _now()
+            deadline = start + time_limit
+            while (iterations < 0 or done < iterations) and not self.cancelled:
+                self._iterate()
+                done += 1
+                if time_limit > 0.0 and (done & 7) == 0 and _now() >= deadline:
+                    break
+            self.elapsed += _now() - start
+        self.iterations += done
+        return done
+
+    def cancel(self):
+        """Make a running run() return after its current iteration (thread-safe)."""
+        self.cancelled = 1
+
+    def uncancel(self):
+        self.cancelled = 0
+
+    @property
+    def n_nodes(self):
+        return self.n_nodes
+
+    @property
+    def root_player(self):
+        return self.root_player
+
+    @staticmethod
+    def bytes_per_node():
+        return sizeof(NodeC)
+
+    def memory_bytes(self):
+        return self.cap_nodes * sizeof(NodeC) + self.cap_ext * sizeof(TurnStatsC)
+
+    def export(self):
+        """Copies of the node and turn-statistics arrays (numpy structured)."""
+        nodes = np.frombuffer((<char*> self.nodes)[:self.n_nodes * sizeof(NodeC)],
+                              dtype=NODE_DTYPE).copy()
+        ext = np.frombuffer((<char*> self.ext)[:self.n_ext * sizeof(TurnStatsC)],
+                            dtype=STATS_DTYPE).copy()
+        return nodes, ext
+
+    def advance(self, actions):
+        """Move the root along `actions` (decisions and chance outcomes applied
+        to the position since the last search), keeping the subtree below.
+        Returns True if a subtree was kept, False if the tree restarted."""
+        cdef int node = 0, c, a, kind, p
+        cdef bint kept = True
+        for a in actions:
+            p = self.g.current_player(self.g, self.root_state)
+            if p == PLAYER_TERMINAL:
+                raise ValueError("cannot advance past the end of the game")
+            kind = KIND_CHANCE if p == PLAYER_CHANCE else KIND_DECISION
+            self._check_legal(a, p)
+            self.g.apply_action(self.g, self.root_state, a)
+            if not kept:
+                continue
+            if kind == KIND_CHANCE and self.form == FORM_IS:
+                continue
+            c = self.nodes[node].first_child
+            while c >= 0 and not (self.nodes[c].action == a and self.nodes[c].kind == kind):
+                c = self.nodes[c].next_sibling
+            if c < 0:
+                kept = False
+            else:
+                node = c
+        if kept and node != 0:
+            self._reroot(node)
+        elif not kept:
+            self._reset_nodes()
+        self.root_player = self.g.current_player(self.g, self.root_state)
+        return kept
+
+    cdef void _check_legal(self, int a, int p) except *:
+        cdef int n, i
+        if p == PLAYER_CHANCE:
+            n = self.g.chance_outcomes(self.g, self.root_state, self.outcomes, self.probs)
+            for i in range(n):
+                if self.outcomes[i] == a:
+                    return
+        else:
+            n = self.g.legal_actions(self.g, self.root_state, self.actions)
+            for i in range(n):
+                if self.actions[i] == a:
+                    return
+        raise ValueError(f"action {a} is not legal where the tree is being advanced")
+
+    cdef void _reroot(self, int new_root) except *:
+        """Copy the subtree under `new_root` into a fresh arena (breadth first);
+        turn statistics restart for the new root's turn."""
+        cdef int n_old = self.n_nodes, head = 0, tail = 1, old, c, prev, nc
+        cdef NodeC* fresh = <NodeC*> malloc(sizeof(NodeC) * self.cap_nodes)
+        cdef int* order = <int*> malloc(sizeof(int) * n_old)
+        cdef int* new_of = <int*> malloc(sizeof(int) * n_old)
+        if fresh == NULL or order == NULL or new_of == NULL:
+            free(fresh)
+            free(order)
+            free(new_of)
+            raise MemoryError()
+        order[0] = new_root
+        new_of[new_root] = 0
+        while head < tail:
+            old = order[head]
+            fresh[head] = self.nodes[old]
+            fresh[head].ext = -1
+            head += 1
+            c = self.nodes[old].first_child
+            while c >= 0:
+                new_of[c] = tail
+                order[tail] = c
+                tail += 1
+                c = self.nodes[c].next_sibling
+        for nc in range(tail):
+            old = order[nc]
+            if fresh[nc].first_child >= 0:
+                fresh[nc].first_child = new_of[fresh[nc].first_child]
+            if fresh[nc].next_sibling >= 0 and nc > 0:
+                fresh[nc].next_sibling = new_of[fresh[nc].next_sibling]
+        fresh[0].next_sibling = -1
+        fresh[0].action = -1
+        fresh[0].mover = PLAYER_CHANCE
+        free(self.nodes)
+        free(order)
+        free(new_of)
+        self.nodes = fresh
+        self.n_nodes = tail
+        self.n_ext = 0
+        self.root_player = self.g.current_player(self.g, self.root_state)
+        self._attach_turn_stats(0)
+
+    cdef void _attach_turn_stats(self, int node) except *:
+        cdef int c = self.nodes[node].first_child
+        while c >= 0:
+            if self.nodes[c].mover == self.root_player or self.nodes[c].kind == KIND_CHANCE:
+                self.nodes[c].ext = self._new_ext()
+                if self.nodes[c].ext < 0:
+                    raise MemoryError()
+                self._attach_turn_stats(c)
+            c = self.nodes[c].next_sibling
+
+    def root_state_copy(self):
+        """The root position as a new CoreState (history not kept)."""
+        return self.core.new_state((<char*> self.root_state)[:self.g.state_size])
