@@ -1,0 +1,404 @@
+"""The Python face of the search: `Search` (a resumable, cancellable search
+over one position) and `MCTSBot` (a bot that plays with it).
+
+Threads: root parallelism. Each thread grows its own tree with its own seed
+(search/_mcts.pyx releases the GIL), and the trees' statistics are summed
+when read. Trees share nothing, so N threads do N times the iterations per
+second on N free cores; summing root statistics of independent trees is the
+root-parallel MCTS of Chaslot, Winands and van den Herik (2008).
+
+PIMC (`form="pimc"`): `worlds` fixed determinizations, each searched by its
+own closed-loop tree with an equal share of the iterations; each world votes
+for its most visited action and the votes decide (Long et al. 2010).
+
+A hint for a multi-step turn is the whole turn: candidates are the distinct
+sequences of the root player's decisions from the root up to the end of the
+turn or the first chance event inside it, ranked by visits.
+"""
+from __future__ import annotations
+
+import math
+import os
+import threading
+from dataclasses import dataclass, field
+
+from engine.contract_ids import PLAYER_CHANCE
+from engine.errors import EaselError
+
+from ._mcts import FORMS, Tree
+
+KIND_CHANCE = 1
+FLAG_AFTER_CHANCE = 1
+Z95 = 1.959963984540054
+
+
+class SearchError(EaselError, ValueError):
+    """A search that cannot run as asked (bad option, wrong position, wrong game)."""
+
+
+@dataclass
+class PVStep:
+    action: int | None        # None for a chance event whose outcome is not in the tree
+    text: str
+    player: int               # PLAYER_CHANCE (-1) for chance
+    is_chance: bool
+    visits: int = 0
+
+
+@dataclass
+class Candidate:
+    action: int                       # the action to play now
+    text: str
+    turn: list[PVStep]                # the whole turn this candidate stands for
+    visits: int
+    value: float                      # mean utility of the root player
+    values: list[float]               # mean utility of each player
+    win_prob: float                   # the root player's share of wins
+    scores: list[float] | None        # expected final score of each player
+    ci: float                         # 95% half-width of `value`
+    pv: list[PVStep] = field(default_factory=list)   # what follows the turn
+    votes: int = 0                    # PIMC: worlds whose best action this is
+
+
+@dataclass
+class Analysis:
+    player: int
+    iterations: int
+    elapsed: float
+    nodes: int
+    form: str
+    threads: int
+    candidates: list[Candidate]
+
+    @property
+    def best(self) -> Candidate:
+        return self.candidates[0]
+
+
+def _new_seed() -> int:
+    return int.from_bytes(os.urandom(8), "little")
+
+
+def _mix(seed: int, k: int) -> int:
+    z = (seed + (k + 1) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return z ^ (z >> 31)
+
+
+class Search:
+    """A search over one position, grown by `run` and read by `analysis`."""
+
+    def __init__(self, game, state, *, uct_c: float = 2.0, seed: int | None = None,
+                 threads: int = 1, form: str = "is", rollout_depth: int = -1,
+                 margin_weight: float = 0.0, worlds: int = 8, max_nodes: int = 1 << 22):
+        if getattr(game, "implementation", None) != "core":
+            raise SearchError(f"the search needs a game's Cython core; {game!r} is "
+                              f"{getattr(game, 'implementation', 'not a game')}")
+        if state.get_game() is not game:
+            raise SearchError("the state does not belong to this game")
+        if state.current_player() < 0:
+            what = "the game is over" if state.is_terminal() else "it is a chance node"
+            raise SearchError(f"nothing to search: {what}; a search needs a decision node")
+        if form not in FORMS:
+            raise SearchError(f"unknown form {form!r}; forms: {', '.join(FORMS)}")
+        if not isinstance(threads, int) or not 1 <= threads <= 256:
+            raise SearchError(f"threads must be an integer from 1 to 256, got {threads!r}")
+        if not (isinstance(uct_c, (int, float)) and uct_c >= 0 and math.isfinite(uct_c)):
+            raise SearchError(f"uct_c must be a finite number >= 0, got {uct_c!r}")
+        if form == "pimc" and (not isinstance(worlds, int) or worlds < 1):
+            raise SearchError(f"worlds must be a positive integer, got {worlds!r}")
+        self.game = game
+        self.form = form
+        self.threads = threads
+        self.seed = _new_seed() if seed is None else int(seed) & 0xFFFFFFFFFFFFFFFF
+        self._root = state.clone()
+        n_trees = worlds if form == "pimc" else threads
+        self._trees = [Tree(state, form=form, uct_c=float(uct_c), seed=_mix(self.seed, i),
+                            rollout_depth=rollout_depth, margin_weight=margin_weight,
+                            max_nodes=max_nodes, world_seed=_mix(self.seed ^ 0x5EED, i))
+                       for i in range(n_trees)]
+        self._cancelled = False
+        self._lock = threading.Lock()
+
+    # -- running -------------------------------------------------------------
+    @property
+    def iterations(self) -> int:
+        return sum(t.iterations for t in self._trees)
+
+    @property
+    def elapsed(self) -> float:
+        return max(t.elapsed for t in self._trees)
+
+    def run(self, iterations: int | None = None, time_limit: float | None = None) -> int:
+        """Grow the search by `iterations` (in all) and/or for `time_limit`
+        seconds; returns the iterations done. Thread-safe against cancel()."""
+        if iterations is None and time_limit is None:
+            raise SearchError("give iterations, time_limit, or both")
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 0):
+            raise SearchError(f"iterations must be a non-negative integer, got {iterations!r}")
+        if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+            raise SearchError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        if self._cancelled:
+            return 0
+        n = len(self._trees)
+        shares = ([-1] * n if iterations is None else
+                  [iterations // n + (1 if i < iterations % n else 0) for i in range(n)])
+        limit = float(time_limit or 0.0)
+        before = self.iterations
+        if self.threads == 1:
+            for tree, share in zip(self._trees, shares):
+                if share != 0:
+                    tree.run(share, limit)
+        else:
+            groups = [list(range(i, n, self.threads)) for i in range(min(self.threads, n))]
+
+            def work(indices):
+                for i in indices:
+                    if shares[i] != 0:
+                        self._trees[i].run(shares[i], limit)
+
+            workers = [threading.Thread(target=work, args=(g,), daemon=True) for g in groups]
+            for w in workers:
+                w.start()
+            for w in workers:
+                w.join()
+        return self.iterations - before
+
+    def cancel(self) -> None:
+        """Stop a running `run` within about one iteration; later runs do nothing."""
+        self._cancelled = True
+        for t in self._trees:
+            t.cancel()
+
+    def advance(self, actions) -> bool:
+        """Tell the search the actions and chance outcomes played since its
+        root; keeps the subtrees that are still valid (tree reuse)."""
+        kept = True
+        for a in actions:
+            self._root.apply_action(a)
+        for t in self._trees:
+            kept = t.advance(list(actions)) and kept
+        return kept
+
+    @property
+    def root(self):
+        return self._root.clone()
+
+    # -- reading -------------------------------------------------------------
+    def best_action(self) -> int:
+        """The move to play: most visits over all trees (robust child); in
+        PIMC, most world votes, then most visits."""
+        return self.analysis(top_k=1).best.action
+
+    def analysis(self, top_k: int | None = None) -> Analysis:
+        exports = [t.export() for t in self._trees]
+        player = self._root.current_player()
+        merged: dict[tuple, dict] = {}
+        votes: dict[int, int] = {}
+        for nodes, ext in exports:
+            best_first, best_visits = None, -1
+            for path in _turn_paths(nodes, player):
+                key = tuple((int(nodes[i]["kind"]), int(nodes[i]["action"])) for i in path)
+                leaf = nodes[path[-1]]
+                rec = merged.setdefault(key, {"visits": 0, "n": 0.0, "sum_u": None,
+                                              "sum_u2": 0.0, "sum_win": None, "sum_score": None,
+                                              "paths": []})
+                rec["visits"] += int(leaf["n_visits"])
+                rec["paths"].append((nodes, path))
+                if leaf["ext"] >= 0:
+                    st = ext[leaf["ext"]]
+                    rec["n"] += float(st["n"])
+                    for name in ("sum_u", "sum_win", "sum_score"):
+                        rec[name] = st[name].copy() if rec[name] is None else rec[name] + st[name]
+                    rec["sum_u2"] += float(st["sum_u2"])
+            # the world's (tree's) vote: its most visited first action
+            c = int(nodes[0]["first_child"])
+            while c >= 0:
+                if nodes[c]["n_visits"] > best_visits:
+                    best_first, best_visits = int(nodes[c]["action"]), int(nodes[c]["n_visits"])
+                c = int(nodes[c]["next_sibling"])
+            if best_first is not None:
+                votes[best_first] = votes.get(best_first, 0) + 1
+        n_players = self.game.num_players()
+        has_scores = bool(self._root.to_json().get("scores") is not None)
+        cands = []
+        for key, rec in merged.items():
+            if rec["visits"] <= 0:
+                continue
+            n = rec["n"] or 1.0
+            values = ([float(x) / n for x in rec["sum_u"][:n_players]] if rec["sum_u"] is not None
+                      else [0.0] * n_players)
+            mean = values[player]
+            var = max(rec["sum_u2"] / n - mean * mean, 0.0)
+            nodes, path = max(rec["paths"], key=lambda np_: int(np_[0][np_[1][-1]]["n_visits"]))
+            turn, pv = self._describe(nodes, path)
+            first = turn[0]
+            cands.append(Candidate(
+                action=first.action, text=first.text, turn=turn, visits=rec["visits"],
+                value=mean, values=values,
+                win_prob=(float(rec["sum_win"][player]) / n if rec["sum_win"] is not None else 0.0),
+                scores=([float(x) / n for x in rec["sum_score"][:n_players]]
+                        if has_scores and rec["sum_score"] is not None else None),
+                ci=Z95 * math.sqrt(var / n), pv=pv, votes=votes.get(first.action, 0)))
+        if self.form == "pimc":
+            cands.sort(key=lambda c: (-c.votes, -c.visits, c.action))
+        else:
+            first_visits: dict[int, int] = {}
+            for c in cands:
+                first_visits[c.action] = first_visits.get(c.action, 0) + c.visits
+            # the most visited first action leads; within it, its turns by visits
+            cands.sort(key=lambda c: (-first_visits[c.action], -c.visits, c.action))
+        if top_k is not None:
+            cands = cands[:top_k]
+        return Analysis(player=player, iterations=self.iterations, elapsed=self.elapsed,
+                        nodes=sum(len(e[0]) for e in exports), form=self.form,
+                        threads=self.threads, candidates=cands)
+
+    def _describe(self, nodes, path, pv_length: int = 12):
+        """Texts for a turn path and the principal variation after it."""
+        state = self._root.clone()
+        turn = []
+        for i in path:
+            step = _step(state, nodes, i)
+            turn.extend(step)
+            if not step or step[-1].action is None:
+                break
+        pv = []
+        node = path[-1]
+        while len(pv) < pv_length and state.current_player() != -4:
+            node = _most_visited_child(nodes, node)
+            if node < 0:
+                break
+            step = _step(state, nodes, node)
+            if not step:
+                break
+            pv.extend(step)
+        return turn, pv
+
+
+def _most_visited_child(nodes, node: int) -> int:
+    best, best_v = -1, -1
+    c = int(nodes[node]["first_child"])
+    while c >= 0:
+        if nodes[c]["n_visits"] > best_v:
+            best, best_v = c, int(nodes[c]["n_visits"])
+        c = int(nodes[c]["next_sibling"])
+    return best
+
+
+def _step(state, nodes, i) -> list[PVStep]:
+    """Apply node i's action to `state` (a Python-face clone), first resolving
+    any chance event the IS form left out of the tree with its most likely
+    outcome; return the steps taken (empty if the action is not legal here)."""
+    steps = []
+    node = nodes[i]
+    if node["kind"] == KIND_CHANCE:
+        if not state.is_chance_node():
+            return []
+        a = int(node["action"])
+        text = state.action_to_string(a)
+        state.apply_action(a)
+        return [PVStep(a, text, PLAYER_CHANCE, True, int(node["n_visits"]))]
+    while state.is_chance_node():
+        outcome = max(state.chance_outcomes(), key=lambda o: o[1])[0]
+        steps.append(PVStep(None, "(chance: " + state.action_to_string(outcome) + ", say)",
+                            PLAYER_CHANCE, True))
+        state.apply_action(outcome)
+    a = int(node["action"])
+    if not state.is_legal(a):
+        return []
+    player = state.current_player()
+    text = state.action_to_string(a)
+    state.apply_action(a)
+    steps.append(PVStep(a, text, player, False, int(node["n_visits"])))
+    return steps
+
+
+def _turn_paths(nodes, player: int):
+    """Paths (lists of node indices) from the root through the root player's
+    consecutive decisions, stopping at the turn's end or at a chance event."""
+    out = []
+    stack = [[int(c)] for c in _children(nodes, 0) if nodes[c]["kind"] != KIND_CHANCE]
+    while stack:
+        path = stack.pop()
+        last = path[-1]
+        nxt = [c for c in _children(nodes, last)
+               if nodes[c]["kind"] != KIND_CHANCE and nodes[c]["mover"] == player
+               and not (nodes[c]["flags"] & FLAG_AFTER_CHANCE)]
+        if not nxt:
+            out.append(path)
+        else:
+            for c in nxt:
+                stack.append(path + [c])
+    return out
+
+
+def _children(nodes, node: int):
+    c = int(nodes[node]["first_child"])
+    while c >= 0:
+        yield c
+        c = int(nodes[c]["next_sibling"])
+
+
+class MCTSBot:
+    """Plays with `Search`. Budgets per decision: `iterations`, `time_limit`
+    (seconds), or both (whichever ends first). Keeps its tree between moves
+    when the new position follows from the last searched one (tree reuse)."""
+
+    def __init__(self, game, iterations: int | None = None, time_limit: float | None = None,
+                 uct_c: float = 2.0, seed: int | None = None, threads: int = 1,
+                 form: str = "is", rollout_depth: int = -1, margin_weight: float = 0.0,
+                 worlds: int = 8, reuse: bool = True, max_nodes: int = 1 << 22):
+        if iterations is None and time_limit is None:
+            iterations = 1000
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise SearchError(f"iterations must be a positive integer, got {iterations!r}")
+        if time_limit is not None and not (isinstance(time_limit, (int, float))
+                                           and time_limit > 0 and math.isfinite(time_limit)):
+            raise SearchError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        if getattr(game, "implementation", None) != "core":
+            raise SearchError("MCTSBot needs a game loaded with implementation='core'")
+        self.game = game
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.options = dict(uct_c=uct_c, threads=threads, form=form,
+                            rollout_depth=rollout_depth, margin_weight=margin_weight,
+                            worlds=worlds, max_nodes=max_nodes)
+        if form not in FORMS:
+            raise SearchError(f"unknown form {form!r}; forms: {', '.join(FORMS)}")
+        self.seed = _new_seed() if seed is None else int(seed)
+        self.reuse = reuse
+        self._search: Search | None = None
+        self._history: list[int] | None = None
+        self._searches = 0
+
+    def restart(self) -> None:
+        self._search = None
+        self._history = None
+
+    def _search_for(self, state) -> Search:
+        history = state.history()
+        if (self.reuse and self._search is not None and self._history is not None
+                and self.options["form"] != "pimc"
+                and history[:len(self._history)] == self._history):
+            try:
+                self._search.advance(history[len(self._history):])
+                self._search._cancelled = False
+                self._history = history
+                return self._search
+            except ValueError:
+                pass
+        self._searches += 1
+        self._search = Search(self.game, state, seed=_mix(self.seed, self._searches),
+                              **self.options)
+        self._history = history
+        return self._search
+
+    def analyze(self, state, top_k: int | None = None) -> Analysis:
+        search = self._search_for(state)
+        search.run(self.iterations, self.time_limit)
+        return search.analysis(top_k)
+
+    def step(self, state) -> int:
+        return self.analyze(state, top_k=1).best.action

@@ -1,0 +1,185 @@
+"""The generic MCTS: tactics on connect_four, determinism, budgets, threads,
+cancellation, tree reuse and errors."""
+import threading
+import time
+
+import pytest
+
+import engine
+from search import MCTSBot, Search, SearchError
+
+FORMS = ["is", "closed", "pimc"]
+
+
+def c4(moves):
+    game = engine.load_game("connect_four")
+    state = game.new_initial_state()
+    for m in moves:
+        state.apply_action(m)
+    return game, state
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_finds_win_in_one(form):
+    # x: 0,1,2 on the bottom row; o: 0,1,2 on the second row. x wins with 3.
+    game, state = c4([0, 0, 1, 1, 2, 2])
+    bot = MCTSBot(game, iterations=3000, seed=7, form=form)
+    assert bot.step(state) == 3
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_blocks_loss_in_one(form):
+    # o has 4,5,6 on the bottom row after x played 0,0,1: x must take 3.
+    game, state = c4([0, 4, 0, 5, 1, 6])
+    assert state.current_player() == 0
+    bot = MCTSBot(game, iterations=4000, seed=11, form=form)
+    assert bot.step(state) == 3
+
+
+def test_win_in_one_ranks_first_with_high_value():
+    game, state = c4([0, 0, 1, 1, 2, 2])
+    analysis = MCTSBot(game, iterations=3000, seed=3).analyze(state)
+    best = analysis.best
+    assert best.action == 3 and best.text == "x3"
+    assert best.win_prob > 0.9 and best.value > 0.8
+    assert analysis.player == 0 and analysis.iterations == 3000
+    assert [c.visits for c in analysis.candidates] == sorted(
+        (c.visits for c in analysis.candidates), reverse=True)
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("name", ["connect_four", "pig"])
+def test_same_seed_same_result(name, form):
+    game = engine.load_game(name)
+    state = game.new_initial_state()
+    results = []
+    for _ in range(2):
+        s = Search(game, state, seed=1234, form=form)
+        s.run(2000)
+        a = s.analysis()
+        results.append([(c.action, c.visits, round(c.value, 12)) for c in a.candidates])
+    assert results[0] == results[1]
+    other = Search(game, state, seed=99, form=form)
+    other.run(2000)
+    assert [(c.action, c.visits) for c in other.analysis().candidates] != [
+        (a, v) for a, v, _ in results[0]] or name == "pig"
+
+
+def test_time_budget_respected():
+    game = engine.load_game("pig")
+    bot = MCTSBot(game, time_limit=0.2, seed=5)
+    start = time.perf_counter()
+    analysis = bot.analyze(game.new_initial_state())
+    took = time.perf_counter() - start
+    # generous bound: the point is that the search stops, not how fast the machine is
+    assert analysis.iterations > 0
+    assert took < 0.2 + 1.5
+
+
+def test_iterations_and_time_whichever_first():
+    game = engine.load_game("connect_four")
+    s = Search(game, game.new_initial_state(), seed=1)
+    assert s.run(iterations=500, time_limit=30.0) == 500
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_threads_split_the_budget(threads):
+    game = engine.load_game("connect_four")
+    s = Search(game, game.new_initial_state(), seed=1, threads=threads)
+    assert s.run(3001) == 3001
+    a = s.analysis()
+    assert a.iterations == 3001 and a.threads == threads
+    assert sum(c.visits for c in a.candidates) == 3001
+
+
+def test_threads_still_find_the_win():
+    game, state = c4([0, 0, 1, 1, 2, 2])
+    assert MCTSBot(game, iterations=4000, seed=2, threads=2).step(state) == 3
+
+
+def test_cancel_stops_a_running_search():
+    game = engine.load_game("pig")
+    s = Search(game, game.new_initial_state(), seed=1)
+    done = {}
+
+    def work():
+        done["n"] = s.run(time_limit=30.0)
+
+    t = threading.Thread(target=work)
+    t.start()
+    time.sleep(0.2)
+    s.cancel()
+    t.join(timeout=5.0)
+    assert not t.is_alive()
+    assert done["n"] > 0
+    assert s.run(iterations=100) == 0       # a cancelled search stays stopped
+
+
+def test_tree_reuse_keeps_the_subtree():
+    game = engine.load_game("connect_four")
+    state = game.new_initial_state()
+    s = Search(game, state, seed=4)
+    s.run(5000)
+    best = s.best_action()
+    nodes_before = s.analysis().nodes
+    assert s.advance([best, 3]) is True
+    after = s.analysis()
+    assert 0 < after.nodes < nodes_before
+    assert after.player == 0
+    s.run(100)
+    assert s.root.history() == [best, 3]
+
+
+def test_bot_reuses_tree_across_moves():
+    game = engine.load_game("connect_four")
+    bot = MCTSBot(game, iterations=500, seed=4)
+    state = game.new_initial_state()
+    for _ in range(6):
+        a = bot.step(state)
+        assert a in state.legal_actions()
+        state.apply_action(a)
+    assert bot._searches == 1
+
+
+def test_advance_rejects_illegal_action():
+    game = engine.load_game("connect_four")
+    s = Search(game, game.new_initial_state(), seed=4)
+    with pytest.raises(engine.IllegalActionError):
+        s.advance([9])
+
+
+def test_errors_name_the_problem():
+    ref = engine.load_game("connect_four", implementation="reference")
+    with pytest.raises(SearchError, match="core"):
+        Search(ref, ref.new_initial_state())
+    game, state = c4([0, 1, 0, 1, 0, 1, 0])
+    assert state.is_terminal()
+    with pytest.raises(SearchError, match="over"):
+        Search(game, state)
+    pig = engine.load_game("pig")
+    chance = pig.new_initial_state()
+    chance.apply_action(0)
+    with pytest.raises(SearchError, match="chance"):
+        Search(pig, chance)
+    with pytest.raises(SearchError, match="form"):
+        MCTSBot(game, form="nope")
+    with pytest.raises(SearchError, match="iterations"):
+        MCTSBot(game, iterations=0)
+    with pytest.raises(SearchError, match="threads"):
+        Search(pig, pig.new_initial_state(), threads=0)
+
+
+def test_pig_holds_when_holding_wins():
+    game = engine.load_game("pig(winscore=20)")
+    state = game.new_initial_state()
+    # roll 6, 6, 6, 4 -> turn total 22 >= 20: only stop is legal, and it wins
+    for outcome in (5, 5, 5, 3):
+        state.apply_action(0)
+        state.apply_action(outcome)
+    assert state.legal_actions() == [1]
+    assert MCTSBot(game, iterations=200, seed=1).step(state) == 1
+
+
+def test_bytes_per_node_is_reported():
+    from search._mcts import Tree
+    assert Tree.bytes_per_node() == 32
