@@ -220,7 +220,13 @@ class SearchSlots:
 
 def _new_search(plan: Plan, state):
     from search import Search
-    return Search(state.get_game(), state, seed=plan.seed, threads=plan.threads, **plan.options)
+    try:
+        return Search(state.get_game(), state, seed=plan.seed, threads=plan.threads,
+                      **plan.options)
+    except TypeError as e:          # an mcts key the search does not take
+        raise InvalidArgument("settings.bot", f"{plan.bot}: {e}") from None
+    except EaselError as e:         # a bad value (form, uct_c, ...)
+        raise InvalidArgument("settings.bot", f"{plan.bot}: {e}") from None
 
 
 def _run_chunk(search, plan: Plan, started: float, chunk_seconds: float | None,
@@ -300,7 +306,7 @@ def bot_move(plan: Plan, state) -> pb.Analysis:
     action = bot.step(state.clone())
     text = state.action_to_string(action)
     out = pb.Analysis(player=state.current_player(), bot=plan.bot)
-    out.candidates.add(id=action, text=text, rank=1,
+    out.candidates.add(id=action, text=text, rank=1, turn_length=1,
                        pv=[pb.PvStep(id=action, text=text, player=state.current_player())])
     return out
 
@@ -313,7 +319,13 @@ def to_proto(a, bot: str) -> pb.Analysis:
             id=c.action, text=c.text, rank=rank, visits=c.visits, win_probability=c.win_prob,
             value=c.value, values=list(c.values),
             expected_scores=list(c.scores) if c.scores is not None else [],
-            confidence_half_width=c.ci,
-            pv=[pb.PvStep(id=s.action, text=s.text, player=s.player, is_chance=s.is_chance)
-                for s in c.pv])
+            confidence_half_width=c.ci, turn_length=len(c.turn),
+            pv=[_pv_step(s) for s in list(c.turn) + list(c.pv)])
     return out
+
+
+def _pv_step(s) -> pb.PvStep:
+    step = pb.PvStep(text=s.text, player=s.player, is_chance=s.is_chance)
+    if s.action is not None:
+        step.id = s.action
+    return step

@@ -1,0 +1,33 @@
+"""Request builders and status assertions shared by the server tests."""
+from __future__ import annotations
+
+from easel.v1 import engine_pb2 as pb
+
+
+def record(game, *steps, expected_player=None):
+    rec = pb.GameRecord(game=game)
+    for s in steps:
+        rec.steps.append(s if isinstance(s, pb.Step) else
+                         pb.Step(id=s) if isinstance(s, int) else pb.Step(text=s))
+    if expected_player is not None:
+        rec.expected_player = expected_player
+    return pb.Position(record=rec)
+
+
+def settings(iterations=None, seconds=None, seed=None, **kw):
+    s = pb.SearchSettings(**kw)
+    if iterations is not None:
+        s.budget.iterations = iterations
+    if seconds is not None:
+        s.budget.seconds = seconds
+    if seed is not None:
+        s.seed = seed
+    return s
+
+
+def assert_status(excinfo, code, *fragments):
+    """The RpcError has `code` and its message contains every fragment."""
+    err = excinfo.value
+    assert err.code() == code, f"{err.code()} {err.details()}"
+    for f in fragments:
+        assert f in err.details(), f"{f!r} not in {err.details()!r}"
