@@ -64,3 +64,11 @@ ENTRY = GameEntry(
                       "orientations printed on the palettes' inactive spaces"),
     check=_check)
 register(ENTRY)
+
+
+def from_json(game, view):
+    """A state of `game` built from its JSON view (see view.py); the reference
+    loads it directly, a core through its `state_from_json`."""
+    if game.implementation == "reference":
+        return game.state_class.from_json(game, view)
+    return game.core.state_from_json(game, view)
