@@ -61,15 +61,11 @@ def _budget_of(request) -> str:
     return ",".join(parts) or "default"
 
 
-def _abort_with(context, method, error: Exception):
+def _status_of(method, error: Exception):
     if isinstance(error, RequestError):
-        code, message = error.code, str(error)
-    else:
-        log.exception("%s: internal error", method)
-        code, message = grpc.StatusCode.INTERNAL, f"internal error: {type(error).__name__}: {error}"
-    context.set_code(code)
-    context.set_details(message)
-    return code
+        return error.code, str(error)
+    log.exception("%s: internal error", method)
+    return grpc.StatusCode.INTERNAL, f"internal error: {type(error).__name__}: {error}"
 
 
 def _log(method, request, started, code):
@@ -86,8 +82,8 @@ def unary(method):
             try:
                 return fn(self, request, context)
             except Exception as e:     # every error becomes a status, never a crash
-                code = _abort_with(context, method, e)
-                return None
+                code, message = _status_of(method, e)
+                context.abort(code, message)
             finally:
                 if code == grpc.StatusCode.OK and not context.is_active():
                     code = (grpc.StatusCode.DEADLINE_EXCEEDED
@@ -109,7 +105,8 @@ def streaming(method):
                 code = grpc.StatusCode.CANCELLED
                 raise
             except Exception as e:
-                code = _abort_with(context, method, e)
+                code, message = _status_of(method, e)
+                context.abort(code, message)
             finally:
                 if code == grpc.StatusCode.OK and not context.is_active():
                     code = grpc.StatusCode.CANCELLED
