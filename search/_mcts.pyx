@@ -24,6 +24,7 @@ random number.
 The loop touches no Python object and runs without the GIL; nodes live in
 one flat array (indices, not pointers) that grows by doubling.
 """
+cimport cython
 from libc.math cimport log, sqrt
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
@@ -71,6 +72,7 @@ cdef inline int _pick(double u, const double* probs, int n) noexcept nogil:
     return n - 1
 
 
+@cython.final
 cdef class Tree:
     """One search tree over one root position (see the module docstring)."""
     cdef CoreGame core
@@ -340,22 +342,27 @@ cdef class Tree:
             node = best
 
         # Rollout.
+        # (legal_actions is 0 exactly when nobody decides, which saves asking
+        # for the current player at every decision step.)
         steps = 0
+        cut = self.rollout_depth if (self.rollout_depth >= 0 and g.evaluate != NULL) else -1
         while True:
-            p = g.current_player(g, self.work)
-            if p == PLAYER_TERMINAL:
-                g.returns(g, self.work, r)
+            if steps == cut:
+                if g.current_player(g, self.work) == PLAYER_TERMINAL:
+                    g.returns(g, self.work, r)
+                else:
+                    g.evaluate(g, self.work, r)
                 break
-            if self.rollout_depth >= 0 and steps >= self.rollout_depth and g.evaluate != NULL:
-                g.evaluate(g, self.work, r)
-                break
-            if p == PLAYER_CHANCE:
+            n = g.legal_actions(g, self.work, self.actions)
+            if n > 0:
+                a = self.actions[rng_below(&self.rng, n)]
+                steps += 1
+            elif g.current_player(g, self.work) == PLAYER_CHANCE:
                 a = self._sample_chance(chance_k)
                 chance_k += 1
             else:
-                n = g.legal_actions(g, self.work, self.actions)
-                a = self.actions[rng_below(&self.rng, n)]
-                steps += 1
+                g.returns(g, self.work, r)
+                break
             g.apply_action(g, self.work, a)
 
         # Utilities: returns, plus an optional score-margin term.

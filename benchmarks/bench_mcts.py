@@ -1,0 +1,72 @@
+"""MCTS speed: Easel against OpenSpiel's C++ MCTSBot on identical work, and
+thread scaling. Run: python -m pytest benchmarks/bench_mcts.py -s
+
+Identical work (the peer comparison of the foundations issue): UCT with
+c = 2, one uniformly random rollout per leaf, 20,000 simulations from the
+initial state, one thread, connect_four and pig. Both engines are timed in
+alternating rounds in the same process and the ratio of medians reported, so
+machine load affects both alike."""
+import statistics
+import time
+
+import pytest
+
+import engine
+from search import Search
+
+SIMS = 20_000
+ROUNDS = 5
+
+
+def easel_search(name, threads=1, sims=SIMS, seed=0, form="is"):
+    game = engine.load_game(name)
+    s = Search(game, game.new_initial_state(), uct_c=2.0, seed=seed, threads=threads,
+               form=form)
+    t0 = time.perf_counter()
+    s.run(sims)
+    return time.perf_counter() - t0
+
+
+def openspiel_search(pyspiel, name, seed=0, sims=SIMS):
+    game = pyspiel.load_game(name)
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    # (game, evaluator, uct_c, max_simulations, max_memory_mb, solve, seed, verbose)
+    bot = pyspiel.MCTSBot(game, evaluator, 2.0, sims, 1 << 20, False, seed, False)
+    state = game.new_initial_state()
+    t0 = time.perf_counter()
+    bot.step(state)
+    return time.perf_counter() - t0
+
+
+def _report(benchmark, label, values: dict):
+    benchmark.extra_info.update(values)
+    print(f"\n{label}: " + ", ".join(f"{k}={v:,.1f}" if isinstance(v, float) else f"{k}={v}"
+                                     for k, v in values.items()))
+
+
+@pytest.mark.parametrize("form", ["is", "closed"])
+@pytest.mark.parametrize("name", ["connect_four", "pig"])
+def test_mcts_vs_openspiel(benchmark, name, form):
+    pyspiel = pytest.importorskip("pyspiel", reason="pip install '.[peers]' for the peer run")
+    easel, peer = [], []
+    for r in range(ROUNDS):
+        easel.append(SIMS / easel_search(name, seed=r, form=form))
+        peer.append(SIMS / openspiel_search(pyspiel, name, seed=r))
+    benchmark.pedantic(easel_search, args=(name,), kwargs={"form": form}, rounds=3,
+                       iterations=1)
+    e, p = statistics.median(easel), statistics.median(peer)
+    _report(benchmark, f"{name} ({form}) MCTS iterations/s",
+            {"easel": e, "openspiel_cpp": p, "ratio": e / p})
+
+
+@pytest.mark.parametrize("name", ["connect_four", "pig"])
+def test_mcts_thread_scaling(benchmark, name):
+    sims = 4 * SIMS
+    one, two = [], []
+    for r in range(ROUNDS):
+        one.append(sims / easel_search(name, threads=1, sims=sims, seed=r))
+        two.append(sims / easel_search(name, threads=2, sims=sims, seed=r))
+    benchmark.pedantic(easel_search, args=(name, 2, sims), rounds=3, iterations=1)
+    a, b = statistics.median(one), statistics.median(two)
+    _report(benchmark, f"{name} MCTS threads", {"1 thread": a, "2 threads": b,
+                                                "speedup": b / a})
