@@ -92,7 +92,10 @@ class ReferenceState:
         return self._decisions
 
     def clone(self):
-        return copy.deepcopy(self, {id(self.game): self.game})
+        # The game is shared, and the history (ints) is copied flat: deepcopy
+        # would visit each of its entries, making a clone cost O(game length).
+        memo = {id(self.game): self.game, id(self._history): list(self._history)}
+        return copy.deepcopy(self, memo)
 
     def child(self, action):
         s = self.clone()
