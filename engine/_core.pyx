@@ -112,6 +112,17 @@ cdef class CoreState:
                                                  self.core._outcomes, self.core._probs)
         return [(self.core._outcomes[i], self.core._probs[i]) for i in range(n)]
 
+    def sample_chance(self, double u):
+        """The outcome the game's fast sampler picks for u in [0, 1), or None
+        if the game has no sampler (the search then uses chance_outcomes)."""
+        if self.core.c.sample_chance == NULL:
+            return None
+        if self.core.c.current_player(&self.core.c, self.buf) != PLAYER_CHANCE:
+            raise ValueError("not a chance node")
+        if not 0.0 <= u < 1.0:
+            raise ValueError(f"u must be in [0, 1), got {u}")
+        return self.core.c.sample_chance(&self.core.c, self.buf, u)
+
     def is_legal(self, action):
         cdef int a, n, i, player
         if not isinstance(action, int) or isinstance(action, bool):
