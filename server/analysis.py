@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from engine.errors import EaselError
 from easel.v1 import engine_pb2 as pb
 
-from .errors import InvalidArgument, ResourceExhausted, Unavailable, Unimplemented
+from .errors import (Cancelled, DeadlineExceeded, InvalidArgument, ResourceExhausted,
+                     Unavailable, Unimplemented)
 
 
 @dataclass(frozen=True)
@@ -269,15 +270,26 @@ def suggest(plan: Plan, state, control: SearchControl, deadline: float | None = 
             break
         if deadline is not None and time.monotonic() >= deadline:
             control.stop("deadline")
+    _raise_if_ended(control, search)
     return to_proto(search.analysis(top_k=plan.top_k), plan.bot)
+
+
+def _raise_if_ended(control: SearchControl, search) -> None:
+    """A search stopped for the client's sake ends the call with its status,
+    never with a truncated answer that looks complete."""
+    if control.reason == "deadline":
+        raise DeadlineExceeded("", f"the call's deadline passed; the search was stopped after "
+                                   f"{search.iterations} iterations")
+    if control.reason == "cancelled":
+        raise Cancelled("", "the call was cancelled")
 
 
 def analyze(plan: Plan, state, control: SearchControl, interval: float,
             deadline: float | None = None):
     """Yield (analysis, final, stop_reason): a report every `interval` seconds
     of search, then one final report when the budget is spent or the server
-    shuts down. Nothing more is yielded once the client cancelled or the
-    deadline passed."""
+    shuts down. Once the client cancelled or the deadline passed, nothing
+    more is yielded: DeadlineExceeded or Cancelled is raised instead."""
     if not plan.mcts:
         yield bot_move(plan, state), True, pb.STOP_REASON_NO_SEARCH
         return
@@ -288,8 +300,7 @@ def analyze(plan: Plan, state, control: SearchControl, interval: float,
         done = _run_chunk(search, plan, started, interval, deadline)
         if deadline is not None and time.monotonic() >= deadline:
             control.stop("deadline")
-        if control.reason in ("cancelled", "deadline"):
-            return
+        _raise_if_ended(control, search)
         analysis = to_proto(search.analysis(top_k=plan.top_k), plan.bot)
         if done:
             yield analysis, True, pb.STOP_REASON_BUDGET

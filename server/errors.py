@@ -37,3 +37,13 @@ class ResourceExhausted(RequestError):
 class Unavailable(RequestError):
     """The server is shutting down."""
     code = grpc.StatusCode.UNAVAILABLE
+
+
+class DeadlineExceeded(RequestError):
+    """The call's deadline passed before the search finished."""
+    code = grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+class Cancelled(RequestError):
+    """The client cancelled the call."""
+    code = grpc.StatusCode.CANCELLED
