@@ -458,6 +458,16 @@ cdef class Tree:
     def memory_bytes(self):
         return self.cap_nodes * sizeof(NodeC) + self.cap_ext * sizeof(TurnStatsC)
 
+    def root_visits(self):
+        """(action, visits) of the root's decision children."""
+        out = []
+        cdef int c = self.nodes[0].first_child
+        while c >= 0:
+            if self.nodes[c].kind == KIND_DECISION:
+                out.append((self.nodes[c].action, self.nodes[c].n_visits))
+            c = self.nodes[c].next_sibling
+        return out
+
     def export(self):
         """Copies of the node and turn-statistics arrays (numpy structured)."""
         nodes = np.frombuffer((<char*> self.nodes)[:self.n_nodes * sizeof(NodeC)],

@@ -186,6 +186,15 @@ class Search:
         return self._root.clone()
 
     # -- reading -------------------------------------------------------------
+    def root_visit_leaders(self) -> tuple[int, int]:
+        """Visits of the two most visited first actions, over all trees."""
+        visits: dict[int, int] = {}
+        for t in self._trees:
+            for action, n in t.root_visits():
+                visits[action] = visits.get(action, 0) + n
+        top = sorted(visits.values(), reverse=True) + [0, 0]
+        return top[0], top[1]
+
     def best_action(self) -> int:
         """The move to play: most visits over all trees (robust child); in
         PIMC, most world votes, then most visits."""
@@ -349,7 +358,8 @@ class MCTSBot:
     def __init__(self, game, iterations: int | None = None, time_limit: float | None = None,
                  uct_c: float = 2.0, seed: int | None = None, threads: int = 1,
                  form: str = "is", rollout_depth: int = -1, margin_weight: float = 0.0,
-                 worlds: int = 8, reuse: bool = True, max_nodes: int = 1 << 22):
+                 worlds: int = 8, reuse: bool = True, max_nodes: int = 1 << 22,
+                 early_stop: bool = True):
         if iterations is None and time_limit is None:
             iterations = 1000
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -369,6 +379,7 @@ class MCTSBot:
             raise SearchError(f"unknown form {form!r}; forms: {', '.join(FORMS)}")
         self.seed = _new_seed() if seed is None else int(seed)
         self.reuse = reuse
+        self.early_stop = early_stop
         self._search: Search | None = None
         self._history: list[int] | None = None
         self._searches = 0
@@ -397,8 +408,26 @@ class MCTSBot:
 
     def analyze(self, state, top_k: int | None = None) -> Analysis:
         search = self._search_for(state)
-        search.run(self.iterations, self.time_limit)
+        if not (self.early_stop and self.iterations is not None and self.time_limit is None
+                and self.options["form"] != "pimc"):
+            search.run(self.iterations, self.time_limit)
+            return search.analysis(top_k)
+        # Stop early when the choice is settled: once the most visited first
+        # action leads the runner-up by more than the iterations left, no
+        # outcome of the rest can change the move (the iterations are saved).
+        chunk = max(self.iterations // 8, 64)
+        done = 0
+        while done < self.iterations:
+            step = min(chunk, self.iterations - done)
+            search.run(step)
+            done += step
+            first, second = search.root_visit_leaders()
+            if first - second > self.iterations - done:
+                break
         return search.analysis(top_k)
 
     def step(self, state) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:                 # a forced move needs no search
+            return legal[0]
         return self.analyze(state, top_k=1).best.action

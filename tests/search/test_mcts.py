@@ -38,7 +38,7 @@ def test_blocks_loss_in_one(form):
 
 def test_win_in_one_ranks_first_with_high_value():
     game, state = c4([0, 0, 1, 1, 2, 2])
-    analysis = MCTSBot(game, iterations=3000, seed=3).analyze(state)
+    analysis = MCTSBot(game, iterations=3000, seed=3, early_stop=False).analyze(state)
     best = analysis.best
     assert best.action == 3 and best.text == "x3"
     assert best.win_prob > 0.9 and best.value > 0.8
@@ -183,3 +183,23 @@ def test_pig_holds_when_holding_wins():
 def test_bytes_per_node_is_reported():
     from search._mcts import Tree
     assert Tree.bytes_per_node() == 32
+
+
+def test_early_stop_when_the_choice_is_settled():
+    game, state = c4([0, 0, 1, 1, 2, 2])
+    analysis = MCTSBot(game, iterations=20000, seed=3).analyze(state)
+    assert analysis.best.action == 3
+    assert analysis.iterations < 20000
+    first, second = sorted((c.visits for c in analysis.candidates), reverse=True)[:2]
+    assert first - second > 20000 - analysis.iterations
+
+
+def test_forced_move_needs_no_search():
+    game = engine.load_game("pig(winscore=20)")
+    state = game.new_initial_state()
+    for outcome in (5, 5, 5, 3):
+        state.apply_action(0)
+        state.apply_action(outcome)
+    bot = MCTSBot(game, iterations=10_000_000, seed=1)
+    assert bot.step(state) == 1
+    assert bot._search is None
