@@ -13,7 +13,6 @@ import glob
 import os
 import sys
 
-import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
@@ -38,8 +37,7 @@ def extensions():
         for path in sorted(glob.glob(os.path.join(HERE, pattern), recursive=True)):
             rel = os.path.relpath(path, HERE)
             name = rel[:-4].replace(os.sep, ".")
-            exts.append(Extension(name, [rel], include_dirs=[numpy.get_include()],
-                                  extra_compile_args=CFLAGS))
+            exts.append(Extension(name, [rel], extra_compile_args=CFLAGS))
     return exts
 
 
