@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import sys
 import threading
 
 
@@ -51,19 +52,19 @@ def run(args) -> int:
                         max_message_bytes=args.max_message_bytes,
                         default_iterations=args.default_iterations)
     except ValueError as e:
-        print(f"easel serve: error: {e}")
+        print(f"easel serve: error: {e}", file=sys.stderr)
         return 2
-    srv = build_server(port=args.port, host=args.host, limits=limits).start()
-    log.info("serving easel.v1.Engine on %s:%d (%s)", args.host, srv.port, limits)
-    print(f"listening on {args.host}:{srv.port}", flush=True)
-
     stopping = threading.Event()
 
     def on_signal(signum, frame):
         stopping.set()
 
+    # Handlers first: a signal that comes while the server starts still drains.
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    srv = build_server(port=args.port, host=args.host, limits=limits).start()
+    log.info("serving easel.v1.Engine on %s:%d (%s)", args.host, srv.port, limits)
+    print(f"listening on {args.host}:{srv.port}", flush=True)
     while not stopping.wait(0.5):
         pass
     log.info("shutting down: draining calls in flight (grace %.1f s)", args.grace)

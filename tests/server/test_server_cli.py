@@ -1,0 +1,127 @@
+"""`easel serve` and `easel suggest` as a user runs them, and the Node.js
+example client against a real server."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import grpc
+import pytest
+
+from easel.v1 import engine_pb2 as pb
+from easel.v1 import engine_pb2_grpc as pb_grpc
+from server.cli import main
+from server_helpers import record, settings
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NODE_DIR = os.path.join(ROOT, "examples", "node")
+
+
+@pytest.fixture
+def served():
+    """`easel serve --port 0` in a subprocess; yields (process, port)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())",
+         "serve", "--port", "0", "--max-searches", "2", "--grace", "3"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    line = proc.stdout.readline()
+    assert line.startswith("listening on 127.0.0.1:"), (line, proc.stderr.read())
+    port = int(line.rsplit(":", 1)[1])
+    yield proc, port
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+def test_serve_answers_logs_and_drains_on_sigterm(served):
+    proc, port = served
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+        stub = pb_grpc.EngineStub(ch)
+        assert stub.NewGame(pb.NewGameRequest(game="pig"), timeout=10).position.game == "pig"
+        with pytest.raises(grpc.RpcError):
+            stub.NewGame(pb.NewGameRequest(game="chess"), timeout=10)
+        # a long search in flight when SIGTERM arrives still gets its final report
+        call = stub.Analyze(pb.AnalyzeRequest(position=record("connect_four"),
+                                              report_interval_ms=30,
+                                              settings=settings(seconds=15)), timeout=30)
+        next(call)
+        proc.send_signal(signal.SIGTERM)
+        rest = list(call)
+        assert rest[-1].final and rest[-1].stop_reason == pb.STOP_REASON_SHUTDOWN
+    assert proc.wait(timeout=10) == 0
+    log = proc.stderr.read()
+    assert "NewGame game=pig budget=- status=OK duration_ms=" in log
+    assert "NewGame game=chess budget=- status=INVALID_ARGUMENT" in log
+    assert "Analyze game=connect_four budget=15s status=OK" in log
+    assert "shutting down" in log
+
+
+def test_serve_exits_0_on_sigint(served):
+    proc, port = served
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=10) == 0
+
+
+def test_suggest_command_in_process(tmp_path, capsys):
+    path = tmp_path / "game.txt"
+    path.write_text("# x, o, x, o, x, o on the bottom row\nx0\no0\n1\no1\nx2\no2\n")
+    assert main(["suggest", "connect_four", "--record", str(path), "--iterations", "800",
+                 "--seed", "1", "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("player 0 to move; 800 iterations")
+    lines = out.splitlines()[1:]
+    assert len(lines) == 3 and lines[0].split()[:2] == ["1.", "x3"]
+
+
+def test_suggest_command_reads_serialized_states(tmp_path, capsys):
+    import engine
+    state = engine.load_game("pig").new_initial_state()
+    for a in (0, 5, 1):
+        state.apply_action(a)
+    path = tmp_path / "pig.txt"
+    path.write_text(state.serialize())
+    assert main(["suggest", "pig", "--record", str(path), "--iterations", "200", "--json"]) == 0
+    assert '"player": 1' in capsys.readouterr().out
+    assert main(["suggest", "pig(players=3)", "--record", str(path), "--iterations", "5"]) == 2
+    assert "not 'pig(players=3)'" in capsys.readouterr().err
+
+
+def test_suggest_command_against_a_server(served, tmp_path, capsys):
+    proc, port = served
+    path = tmp_path / "bad.txt"
+    path.write_text("x3\nx9\n")
+    assert main(["suggest", "connect_four", "--record", str(path),
+                 "--server", f"127.0.0.1:{port}"]) == 2
+    err = capsys.readouterr().err
+    assert "INVALID_ARGUMENT" in err and "position.record.steps[1].text" in err
+    assert main(["suggest", "connect_four", "--time", "0.1",
+                 "--server", f"127.0.0.1:{port}"]) == 0
+    assert "player 0 to move" in capsys.readouterr().out
+
+
+def _node_ready():
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        return "node/npm are not installed"
+    if not os.path.isdir(os.path.join(NODE_DIR, "node_modules", "@grpc", "grpc-js")):
+        return "examples/node/node_modules is missing: run `npm ci` in examples/node"
+    return None
+
+
+@pytest.mark.skipif(_node_ready() is not None, reason=str(_node_ready()))
+def test_node_example_client(server):
+    out = subprocess.run(["node", "client.js", "--server", f"127.0.0.1:{server.port}",
+                          "--iterations", "500"], cwd=NODE_DIR, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "connect_four (2-2 players)" in text and "pig (2-10 players)" in text
+    assert "legal actions: 0:x0 1:x1 2:x2 3:x3 4:x4 5:x5 6:x6" in text
+    assert "applied x3; player 1 to move" in text
+    assert "illegal move refused: INVALID_ARGUMENT: action.id:" in text
+    assert "suggest: player 1, 500 iterations" in text
+    best = [ln for ln in text.splitlines() if ln.startswith("best: ")]
+    assert len(best) == 1 and best[0][len("best: "):] in {f"o{i}" for i in range(7)}
