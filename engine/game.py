@@ -66,6 +66,13 @@ class CoreGameWrapper(Game):
     def new_initial_state(self):
         return self.core.new_state()
 
+    def state_from_json(self, view):
+        """A state from its JSON view, for games whose module has `state_from_json`."""
+        loader = getattr(self.core.hooks, "state_from_json", None)
+        if loader is None:
+            raise NotImplementedError(f"{self.name}: no JSON loader")
+        return loader(self, view)
+
 
 class ReferenceGame(Game):
     """A game played by its plain-Python reference implementation."""
@@ -78,6 +85,13 @@ class ReferenceGame(Game):
 
     def new_initial_state(self):
         return self.state_class(self)
+
+    def state_from_json(self, view):
+        """A state from its JSON view, for games whose state class has `from_json`."""
+        loader = getattr(self.state_class, "from_json", None)
+        if loader is None:
+            raise NotImplementedError(f"{self.name}: no JSON loader")
+        return loader(self, view)
 
 
 def build_core_game(entry, params, codec, core_module):

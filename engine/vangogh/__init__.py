@@ -2,7 +2,7 @@
 them onto paintings in the orientation each space requires, win majorities.
 The reference (`reference.py`) is the executable spec; ENCODING.md fixes the
 action space, RULINGS.md the readings of the rulebook."""
-from engine.game import ReferenceGame
+from engine.game import ReferenceGame, build_core_game
 from engine.registry import GameEntry, Option, register
 
 from . import codec
@@ -14,6 +14,11 @@ def _facts(params):
     return dict(num_players=r.n, num_distinct_actions=NUM_ACTIONS,
                 max_chance_outcomes=max(20, len(r.deck.cards)),
                 max_game_length=max_game_length(r), min_utility=-1.0, max_utility=1.0)
+
+
+def _core(params):
+    from . import core
+    return build_core_game(ENTRY, params, codec, core)
 
 
 def _reference(params):
@@ -43,7 +48,7 @@ ENTRY = GameEntry(
                 "Minigoghs and paint them onto paintings in the required orientations; "
                 "majorities score when a painting is finished. The painting deck is "
                 "PLACEHOLDER data (the real cards are unknown); replace it with the deck "
-                "option. No Cython core yet: use implementation='reference'.",
+                "option.",
     min_players=1, max_players=5,
     options={
         "players": Option(int, 2, "number of players; 1 plays the solo game", _range(1, 5)),
@@ -59,7 +64,7 @@ ENTRY = GameEntry(
         "deck": Option(str, "", "path of a painting-deck JSON file (default: the shipped "
                                 "placeholder deck)"),
     },
-    core=None, reference=_reference,
+    core=_core, reference=_reference,
     placeholder_data=("painting deck (data/paintings-placeholder.json)",
                       "orientations printed on the palettes' inactive spaces"),
     check=_check)
@@ -69,6 +74,4 @@ register(ENTRY)
 def from_json(game, view):
     """A state of `game` built from its JSON view (see view.py); the reference
     loads it directly, a core through its `state_from_json`."""
-    if game.implementation == "reference":
-        return game.state_class.from_json(game, view)
-    return game.core.state_from_json(game, view)
+    return game.state_from_json(view)

@@ -14,6 +14,8 @@ included — is an explicit chance node.
 """
 from __future__ import annotations
 
+import math
+
 from engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
 from engine.errors import StateFormatError
 from engine.reference import ReferenceState
@@ -32,6 +34,12 @@ from .rules import (
 _CHANCE_PHASES = (SETUP_CARDS, SETUP_TABLE, SETUP_PALETTE, GINOUX_DRAW, ROLL, SEC_DRAW, REFILL,
                   CARD, BLUE_DRAW, EOR)
 _DRAW_ROLL_PHASES = (SETUP_TABLE, SETUP_PALETTE, SEC_DRAW, REFILL, EOR)
+
+# evaluate(): palette worth of a white and of a coloured Minigogh, and the EP
+# difference that counts as a clear lead (the core uses the same numbers).
+EVAL_WHITE = 4
+EVAL_COLOURED = 2
+EVAL_SCALE = 10.0
 
 
 class VanGoghState(ReferenceState):
@@ -659,19 +667,55 @@ class VanGoghState(ReferenceState):
         return (self.score[p], in_paintings, on_palette)
 
     def evaluate(self):
-        """A heuristic returns estimate: rank by score plus what the palette
-        would score now (used to cut rollouts short; not part of the rules)."""
+        """A heuristic estimate of the returns (not part of the rules; the
+        search uses it to cut rollouts short). Each player's estimate is the
+        current EP, plus the palette's worth (EVAL_COLOURED per coloured active
+        Minigogh, EVAL_WHITE per white, the end bonus of empty inactive spaces,
+        EVAL_COLOURED per purple inactive Minigogh it may still paint), plus
+        each open painting's majority points as if it ended now, times how
+        full it is. Multi-player: the mean over opponents of
+        tanh(estimate difference / EVAL_SCALE), in (-1, 1); solo: the solo
+        utility of the estimate. The core computes the same numbers in the
+        same order (core.pyx vg_evaluate)."""
         if self.phase == END:
             return self._returns()
-        n = self.r.n
+        r = self.r
+        n = r.n
         est = []
         for p in range(n):
-            v = self.score[p] + sum(self.active[p])
-            est.append(v)
-        if self.r.solo:
+            pal = 0
+            for c in range(N_CODES):
+                pal += self.active[p][c] * (EVAL_WHITE if c // 4 == WHITE else EVAL_COLOURED)
+            purple = r.colours[p] == PURPLE_C
+            for i in range(INACTIVE):
+                if self.inactive[p][i] < 0:
+                    if not purple:
+                        pal += (1, 3, 5)[i]
+                elif purple and not r.solo:
+                    pal += EVAL_COLOURED
+            est.append(float(self.score[p] + pal))
+        for slot in range(N_PAINTINGS):
+            if self.painting[slot] < 0:
+                continue
+            card = self._card(slot)
+            size = len(card.orient)
+            filled = sum(1 for k in range(size) if self.occ[slot][k] >= 0)
+            if filled == 0:
+                continue
+            for colour, pts in enumerate(majority_points(self.occ[slot], card.frame)):
+                owner = r.owner[colour]
+                if owner >= 0 and pts:
+                    est[owner] += pts * filled / size
+        if r.solo:
             return [solo_utility(est[0])]
-        return [(sum(est[p] > est[q] for q in range(n)) - sum(est[p] < est[q] for q in range(n)))
-                / (n - 1) * 0.5 for p in range(n)]
+        out = []
+        for p in range(n):
+            acc = 0.0
+            for q in range(n):
+                if q != p:
+                    acc += math.tanh((est[p] - est[q]) / EVAL_SCALE)
+            out.append(acc / (n - 1))
+        return out
 
     # -------------------------------------------------------------------- JSON
     def to_json(self):
