@@ -137,7 +137,7 @@ BOT_KINDS: dict[str, BotKind] = {k.name: k for k in [
              "depth": (int, "further own decisions looked at in the same turn (default 2)"),
              "samples": (int, "samples of a chance node with many outcomes (default 4)"),
              "max_outcomes": (int, "chance nodes up to this size are averaged exactly (default 8)"),
-             "budget": (int, "most positions looked at per move (default 4000)")},
+             "budget": (int, "about the most positions looked at per move (default 300)")},
             _greedy),
     BotKind("heuristic", "the game's rule-of-thumb player",
             {"seed": (int, "random seed (breaks ties)")}, _heuristic),
