@@ -97,6 +97,7 @@ def play_game(task: GameTask) -> dict:
     bots = [make_bot(parse_spec(spec).with_seed(seed), game) for _, spec, seed in task.seats]
     for bot in bots:
         bot.restart()
+    listeners = [b.inform for b in bots if callable(getattr(b, "inform", None))]
     chance = random.Random(task.block_seed)
     state = game.new_initial_state()
     steps = []
@@ -122,8 +123,8 @@ def play_game(task: GameTask) -> dict:
                     f"legal: {state.legal_actions()}")
         state.apply_action(action)
         steps.append([player, int(action)])
-        for bot in bots:
-            bot.inform(int(action))
+        for inform in listeners:
+            inform(int(action))
     return {
         "format": RECORD_FORMAT,
         "game": task.game,

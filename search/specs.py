@@ -123,9 +123,9 @@ def _mcts(game, args):
         return MCTSBot(game, **kwargs)
     except TypeError as e:
         raise BotSpecError(f"mcts: {e}") from None
-    except EaselError:
-        raise
-    except ValueError as e:
+    except (EaselError, ValueError) as e:      # the bot refused a value: name it as a spec error
+        if isinstance(e, BotSpecError):
+            raise
         raise BotSpecError(f"mcts: {e}") from None
 
 
