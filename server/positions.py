@@ -8,13 +8,14 @@ A position arrives in one of two forms (see proto/easel/v1/engine.proto):
   the engine's own validation, so an impossible record is refused at the first
   bad step, named by its index.
 * a structured state -- the game's JSON form, for games that can read it back
-  (a `from_json` on the game, its core hooks or its reference state class).
+  (`Game.state_from_json`; the others answer UNIMPLEMENTED).
 
 Every state built here is new and belongs to the request that built it: no
 state or game object is shared between calls.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 
@@ -34,8 +35,21 @@ _OPTION_TYPES = {int: pb.OPTION_TYPE_INT, float: pb.OPTION_TYPE_FLOAT,
 
 # -- games -------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=None)
+def reads_structured_state(name: str) -> bool:
+    """Whether a game reads its JSON form back (probed once per game on its
+    default options; the answer is a fact of the game's code)."""
+    try:
+        game = load_game(name, "game")
+        game.state_from_json(game.new_initial_state().to_json())
+        return True
+    except Exception:
+        return False
+
+
 def game_info(entry) -> pb.GameInfo:
     info = pb.GameInfo(
+        reads_structured_state=reads_structured_state(entry.name),
         name=entry.name, long_name=entry.long_name, description=entry.description,
         min_players=entry.min_players, max_players=entry.max_players,
         placeholder_data=list(entry.placeholder_data),
@@ -63,8 +77,13 @@ def load_game(spec: str, field: str):
                                      "or 'pig(players=3)'")
     try:
         entry, params = engine.parse_game_string(spec)
-        return engine.load_game(canonical_string(entry, params),
-                                "core" if entry.core is not None else "reference")
+        canonical = canonical_string(entry, params)
+        if entry.core is not None:
+            try:
+                return engine.load_game(canonical, "core")
+            except ImportError:     # a core declared but not built: the rules still serve
+                pass
+        return engine.load_game(canonical, "reference")
     except GameSpecError as e:
         raise InvalidArgument(field, str(e)) from None
 
@@ -133,25 +152,9 @@ def _check_expected(state, msg, field):
             f"(current_player {state.current_player()})")
 
 
-def _from_json_reader(game):
-    """The game's way of reading its JSON form back, or None."""
-    reader = getattr(game, "from_json", None) or getattr(game, "state_from_json", None)
-    if reader is not None:
-        return reader
-    core = getattr(game, "core", None)
-    hooks = getattr(core, "hooks", None) if core is not None else None
-    hook = getattr(hooks, "state_from_json", None) if hooks is not None else None
-    if hook is not None:
-        return lambda data: hook(game, data)
-    state_class = getattr(game, "state_class", None)
-    if state_class is not None and hasattr(state_class, "from_json"):
-        return lambda data: state_class.from_json(game, data)
-    return None
-
-
 def _integral(value):
-    """Struct numbers are doubles: give integral ones back as ints, as the
-    games' JSON forms write them."""
+    """Struct numbers are doubles (and a client may write 1.0 for 1): give
+    integral ones back as ints, as the games' JSON forms write them."""
     if isinstance(value, float) and value.is_integer() and math.isfinite(value):
         return int(value)
     if isinstance(value, dict):
@@ -174,15 +177,19 @@ def from_structured(msg: pb.StructuredState, field: str = "position.state"):
             raise InvalidArgument(f"{field}.text", f"not valid JSON: {e}") from None
         if not isinstance(data, dict):
             raise InvalidArgument(f"{field}.text", "must be a JSON object")
+        data = _integral(data)
     else:
         data = _integral(json_format.MessageToDict(msg.value))
-    reader = _from_json_reader(game)
+    unsupported = Unimplemented(field, f"{game.name} cannot read a state from its JSON form; "
+                                       f"send the position as a game record instead")
+    reader = getattr(game, "state_from_json", None)     # engine.game.Game
     if reader is None:
-        raise Unimplemented(field, f"{game.name} cannot read a state from its JSON form; "
-                                   f"send the position as a game record instead")
+        raise unsupported
     try:
         state = reader(data)
-    except (EaselError, ValueError, KeyError, TypeError, IndexError) as e:
+    except NotImplementedError:
+        raise unsupported from None
+    except (EaselError, ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
         raise InvalidArgument(f"{field}.{which}",
                               f"not a valid {game.name} state: {type(e).__name__}: {e}") from None
     _check_expected(state, msg, field)

@@ -28,8 +28,10 @@ def test_list_games_describes_every_registered_game(stub):
     assert opts["piglet"].default_value.bool_value is False and opts["piglet"].default_text == "false"
     assert opts["winscore"].doc
     assert list(games["connect_four"].implementations) == ["core", "reference"]
+    from test_server_positions import _json_readable
     for name, g in games.items():
         assert list(g.placeholder_data) == list(engine.game_entry(name).placeholder_data)
+        assert g.reads_structured_state == (_json_readable(name) is not None)
 
 
 def test_new_game(stub):
@@ -144,8 +146,8 @@ def test_bad_action_to_apply(stub):
 
 def test_structured_state_unsupported_is_unimplemented(stub):
     pos = pb.Position(state=pb.StructuredState(game="connect_four", text='{"board": []}'))
-    from server.positions import _from_json_reader
-    if _from_json_reader(engine.load_game("connect_four")) is not None:
+    from test_server_positions import _json_readable
+    if _json_readable("connect_four") is not None:
         pytest.skip("connect_four reads JSON states now")
     with pytest.raises(grpc.RpcError) as e:
         stub.LegalActions(pb.LegalActionsRequest(position=pos))
