@@ -80,7 +80,7 @@ def run(args) -> int:
     if args.json:
         print(json_format.MessageToJson(a, always_print_fields_with_no_presence=True))
         return 0
-    print(f"player {a.player} to move; {a.iterations} iterations in {a.elapsed_seconds:.2f} s "
+    print(f"player {a.player} to move; {a.iterations} iterations in {a.elapsed_seconds:.3f} s "
           f"({a.bot})")
     for c in a.candidates:
         scores = (" scores " + "/".join(f"{s:.1f}" for s in c.expected_scores)
