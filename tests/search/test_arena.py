@@ -1,0 +1,294 @@
+"""The arena: duplicate blocks, seat rotations, statistics, JSON output, CLI."""
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+
+import pytest
+
+import engine
+from search.arena import (ArenaError, bot_labels, derive_seed, format_report, plan,
+                          run_arena, sample_outcome, seat_rotations)
+from search.specs import BotSpecError
+from search.stats import elo_of, interval, seat_outcomes, summarize
+from server.cli import main
+
+PIG = "pig(winscore=20)"
+
+
+# -- seat rotations -----------------------------------------------------------------
+
+@pytest.mark.parametrize("k,n", [(2, 2), (3, 3), (2, 3), (2, 5), (3, 2), (4, 2), (5, 3),
+                                 (4, 4), (1, 2), (9, 2)])
+def test_each_bot_sits_in_each_seat_equally(k, n):
+    rotations = seat_rotations(k, n)
+    assert all(len(r) == n for r in rotations)
+    per_seat = [Counter(r[s] for r in rotations) for s in range(n)]
+    for s in range(n):
+        assert set(per_seat[s]) == set(range(k)), (s, per_seat[s])
+        assert len(set(per_seat[s].values())) == 1, (s, per_seat[s])
+
+
+def test_more_bots_than_seats_meet_every_opponent_in_both_orders():
+    rotations = seat_rotations(4, 2)
+    assert sorted(map(tuple, rotations)) == sorted(
+        (a, b) for a in range(4) for b in range(4) if a != b)
+
+
+def test_plan_rounds_up_to_whole_blocks_and_seeds_apart():
+    game = engine.load_game("connect_four")
+    tasks = plan(game, ["random", "greedy"], games=5, seed=1)
+    assert len(tasks) == 6 and [t.block for t in tasks] == [0, 0, 1, 1, 2, 2]
+    assert len({t.block_seed for t in tasks}) == 3
+    seeds = [seed for t in tasks for _, _, seed in t.seats]
+    assert len(set(seeds)) == len(seeds)
+    again = plan(game, ["random", "greedy"], games=5, seed=1)
+    assert again == tasks
+    assert plan(game, ["random", "greedy"], games=5, seed=2)[0].block_seed != tasks[0].block_seed
+
+
+def test_derive_seed_is_stable():
+    assert derive_seed(1, "block", 0) == derive_seed(1, "block", 0)
+    assert derive_seed(1, "block", 0) != derive_seed(1, "block", 1)
+    assert 0 <= derive_seed("x") < 2 ** 63
+
+
+def test_sample_outcome():
+    outcomes = [(0, 0.25), (3, 0.5), (7, 0.25)]
+    assert [sample_outcome(outcomes, u) for u in (0.0, 0.24, 0.26, 0.74, 0.76, 0.999999)] == \
+        [0, 0, 3, 3, 7, 7]
+
+
+# -- duplicate blocks, verified from the records -------------------------------------------
+
+def test_blocks_share_chance_outcomes_and_rotate_seats(tmp_path):
+    path = tmp_path / "r.jsonl"
+    result = run_arena("pig(winscore=50)", ["heuristic", "random"], games=12, seed=4,
+                       records_path=str(path))
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(records) == 12 == result.summary["games"]
+    by_block = {}
+    for rec in records:
+        by_block.setdefault(rec["block"], []).append(rec)
+    assert len(by_block) == 6
+    firsts = []
+    for block, recs in by_block.items():
+        assert len({r["block_seed"] for r in recs}) == 1
+        seatings = sorted(tuple(s["bot"] for s in r["seats"]) for r in recs)
+        assert seatings == [(0, 1), (1, 0)]
+        rolls = [[a for p, a in r["steps"] if p == -1] for r in recs]
+        common = min(map(len, rolls))
+        assert common > 5
+        # pig's die is the same at every roll, so the i-th roll must agree
+        assert rolls[0][:common] == rolls[1][:common]
+        # and the two games are different games (the bots sit differently)
+        assert recs[0]["steps"] != recs[1]["steps"]
+        firsts.append(tuple(rolls[0][:5]))
+    assert len(set(firsts)) > 1, "every block rolled the same dice"
+
+
+def test_same_seed_same_games_and_jobs_do_not_change_them():
+    def strip(records):
+        return [{k: v for k, v in r.items() if k not in ("think", "seconds")} for r in records]
+    a = run_arena(PIG, ["greedy", "random"], games=6, seed=9)
+    b = run_arena(PIG, ["greedy", "random"], games=6, seed=9, jobs=2)
+    c = run_arena(PIG, ["greedy", "random"], games=6, seed=10)
+    assert strip(a.records) == strip(b.records)
+    assert strip(a.records) != strip(c.records)
+
+
+def test_spec_seed_changes_the_bot_but_keeps_games_reproducible():
+    a = run_arena("connect_four", ["random(seed=1)", "random"], games=4, seed=0)
+    b = run_arena("connect_four", ["random(seed=2)", "random"], games=4, seed=0)
+    c = run_arena("connect_four", ["random(seed=1)", "random"], games=4, seed=0)
+    assert [r["steps"] for r in a.records] == [r["steps"] for r in c.records]
+    assert [r["steps"] for r in a.records] != [r["steps"] for r in b.records]
+    assert a.records[0]["seats"][0]["spec"] == "random(seed=1)"
+
+
+def test_two_bots_in_a_three_player_game():
+    result = run_arena("pig(players=3,winscore=15)", ["heuristic", "random"], games=4, seed=1)
+    s = result.summary
+    assert s["block_size"] == 2 and s["rotations"] == [[0, 1, 0], [1, 0, 1]]
+    assert sum(b["games"] for b in s["bots"]) == 3 * s["games"]
+    for b in s["bots"]:
+        assert [x["games"] for x in b["by_seat"]] == [2, 2, 2]
+
+
+# -- statistics ---------------------------------------------------------------------
+
+def test_seat_outcomes_shares_ranks_and_margins():
+    assert seat_outcomes([1.0, -1.0]) == [(1.0, 1.0, 2.0), (0.0, 2.0, -2.0)]
+    assert seat_outcomes([0.0, 0.0]) == [(0.5, 1.5, 0.0), (0.5, 1.5, 0.0)]
+    out = seat_outcomes([1.0, 1.0, -1.0], scores=[50, 50, 20])
+    assert [o[0] for o in out] == [0.5, 0.5, 0.0]
+    assert [o[1] for o in out] == [1.5, 1.5, 3.0]
+    assert [o[2] for o in out] == [0.0, 0.0, -30.0]
+    out = seat_outcomes([0.5, 1.0, -1.0, 0.5], scores=[30, 40, 10, 30])
+    assert [o[1] for o in out] == [2.5, 1.0, 4.0, 2.5]
+    assert [o[2] for o in out] == [-10.0, 10.0, -30.0, -10.0]
+
+
+def test_interval_matches_a_hand_computed_t_interval():
+    iv = interval([0.0, 1.0, 0.5, 1.0])
+    mean = 0.625
+    sd = math.sqrt(sum((x - mean) ** 2 for x in [0.0, 1.0, 0.5, 1.0]) / 3)
+    half = 3.182446305284263 * sd / 2
+    assert iv["mean"] == pytest.approx(mean)
+    assert iv["low"] == pytest.approx(mean - half) and iv["high"] == pytest.approx(mean + half)
+    assert interval([0.7])["low"] is None
+    clamped = interval([0.0, 1.0, 1.0, 1.0], bounds=(0.0, 1.0))
+    assert clamped["high"] == 1.0
+    all_won = interval([1.0] * 10, bounds=(0.0, 1.0))
+    assert all_won["high"] == 1.0 and all_won["low"] == pytest.approx(0.025 ** 0.1)
+
+
+def test_elo():
+    assert elo_of(0.5) == 0.0
+    assert elo_of(0.75) == pytest.approx(400 * math.log10(3))
+    assert elo_of(0.25) == pytest.approx(-400 * math.log10(3))
+    assert elo_of(1.0) > 1000 and elo_of(0.0) < -1000
+
+
+def test_summary_of_a_known_case():
+    # Two blocks of two games; bot 0 wins 3 games and draws 1.
+    def rec(block, bots, returns):
+        return {"block": block, "returns": returns, "scores": None, "steps": [],
+                "decisions": 10, "seats": [{"bot": b} for b in bots],
+                "think": [0.1, 0.2], "seat_decisions": [5, 5]}
+    records = [rec(0, [0, 1], [1, -1]), rec(0, [1, 0], [-1, 1]),
+               rec(1, [0, 1], [1, -1]), rec(1, [1, 0], [0, 0])]
+    s = summarize(records, ["a", "b"], 2)
+    a, b = s["bots"]
+    assert a["games"] == 4 and a["win_rate"]["mean"] == pytest.approx(0.875)
+    assert b["win_rate"]["mean"] == pytest.approx(0.125)
+    assert a["mean_rank"]["mean"] == pytest.approx(1.125)
+    assert a["mean_margin"]["mean"] == pytest.approx(1.5)
+    assert a["win_rate"]["n"] == 2                  # intervals are over the two blocks
+    assert s["elo"]["diff"] == pytest.approx(400 * math.log10(0.875 / 0.125))
+    assert s["elo"]["pairs"] == {"LL": 0, "LD": 0, "DD_WL": 0, "WD": 1, "WW": 1}
+    assert s["draw_rate"] == 0.25
+    # seat 0 won, lost (block 0: 0.5), won, drew (block 1: 0.75)
+    assert s["seats"][0]["win_rate"]["mean"] == pytest.approx(0.625)
+    assert s["seats"][1]["win_rate"]["mean"] == pytest.approx(0.375)
+    assert s["first_player_advantage"]["mean"] == pytest.approx(0.125)
+    assert a["by_seat"][0] == {"seat": 0, "games": 2, "win_rate": 1.0}
+    assert a["by_seat"][1] == {"seat": 1, "games": 2, "win_rate": 0.75}
+    assert a["seconds_per_decision"] == pytest.approx((0.1 + 0.2 + 0.1 + 0.2) / 20)
+
+
+def test_random_against_random_is_even():
+    result = run_arena(PIG, ["random", "random"], games=120, seed=5)
+    s = result.summary
+    assert bot_labels(["random", "random"]) == ["random#1", "random#2"]
+    a, b = s["bots"]
+    assert a["win_rate"]["mean"] + b["win_rate"]["mean"] == pytest.approx(1.0)
+    assert a["mean_rank"]["mean"] + b["mean_rank"]["mean"] == pytest.approx(3.0)
+    assert a["mean_margin"]["mean"] == pytest.approx(-b["mean_margin"]["mean"])
+    assert a["win_rate"]["low"] <= 0.5 <= a["win_rate"]["high"]
+    assert 0.35 < a["win_rate"]["mean"] < 0.65
+    assert s["elo"]["low"] <= 0.0 <= s["elo"]["high"]
+    assert a["win_rate"]["high"] - a["win_rate"]["low"] < 0.3
+
+
+def test_greedy_beats_random_at_connect_four():
+    result = run_arena("connect_four", ["greedy", "random"], games=60, seed=3)
+    s = result.summary
+    g = s["bots"][0]
+    assert g["win_rate"]["low"] > 0.55, g
+    assert s["elo"]["low"] > 0
+    assert s["elo"]["los"] > 0.99
+
+
+def test_heuristic_beats_random_at_van_gogh():
+    result = run_arena("vangogh", ["heuristic", "random"], games=6, seed=1)
+    assert result.summary["bots"][0]["win_rate"]["mean"] > 0.8
+    assert result.summary["bots"][0]["mean_margin"]["mean"] > 5
+    assert result.records[0]["scores"] is not None
+
+
+def test_arena_refuses_bad_setups():
+    with pytest.raises(BotSpecError, match="bogus"):
+        run_arena(PIG, ["random", "bogus"], games=2)
+    with pytest.raises(ArenaError, match="at least two"):
+        run_arena(PIG, ["random"], games=2)
+    with pytest.raises(ArenaError, match="games"):
+        run_arena(PIG, ["random", "random"], games=0)
+    with pytest.raises(engine.GameSpecError):
+        run_arena("pig(winscore=0)", ["random", "random"], games=2)
+
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_interrupt_keeps_what_was_finished(tmp_path, jobs):
+    path = tmp_path / "r.jsonl"
+    seen = []
+
+    def on_record(rec):
+        seen.append(rec)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    result = run_arena(PIG, ["random", "random"], games=400, seed=1, jobs=jobs,
+                       records_path=str(path), on_record=on_record)
+    assert result.interrupted and result.summary["interrupted"]
+    assert result.summary["games"] == 3 == len(path.read_text().splitlines())
+    assert "(interrupted)" in format_report(result.summary)
+
+
+# -- output -------------------------------------------------------------------------
+
+def _check_interval(iv):
+    assert set(iv) == {"mean", "low", "high", "n"}
+    assert iv["low"] <= iv["mean"] <= iv["high"]
+
+
+def test_json_schema_and_cli_end_to_end(tmp_path, capsys):
+    out, recs = tmp_path / "a.json", tmp_path / "r.jsonl"
+    code = main(["arena", PIG, "--bots", "greedy", "random", "--games", "6", "--seed", "2",
+                 "--json", str(out), "--records", str(recs), "--no-progress"])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "win rate" in text and "Elo greedy vs random" in text and "First-player" in text
+    data = json.loads(out.read_text())
+    for key in ("format", "game", "specs", "labels", "seed", "jobs", "games", "blocks",
+                "block_size", "rotations", "bots", "seats", "first_player_advantage", "elo",
+                "interrupted", "draw_rate", "mean_decisions", "seconds"):
+        assert key in data, key
+    assert data["format"] == "easel-arena-v1" and data["game"] == PIG
+    assert data["games"] == 6 and data["blocks"] == 3 and data["block_size"] == 2
+    for b in data["bots"]:
+        assert set(b) >= {"bot", "label", "games", "win_rate", "mean_rank", "mean_margin",
+                          "seconds_per_decision", "by_seat"}
+        for key in ("win_rate", "mean_rank", "mean_margin"):
+            _check_interval(b[key])
+    for seat in data["seats"]:
+        _check_interval(seat["win_rate"])
+    assert set(data["elo"]) == {"bots", "score", "diff", "low", "high", "los", "pairs"}
+    assert len(recs.read_text().splitlines()) == 6
+    assert main(["replay", str(recs)]) == 0
+    assert "6 valid, 0 invalid" in capsys.readouterr().out
+
+
+def test_cli_json_to_stdout_and_errors(capsys):
+    assert main(["arena", "connect_four", "--bots", "random", "heuristic", "--games", "2",
+                 "--json", "-", "--no-progress"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["labels"] == ["random", "heuristic"]
+    assert main(["arena", PIG, "--bots", "random", "random(depth=2)", "--games", "2",
+                 "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "random has no key 'depth'" in err
+
+
+def test_mcts_in_the_arena_when_available():
+    try:
+        import search.mcts  # noqa: F401
+    except ImportError:
+        pytest.skip("search.mcts is not in this build")
+    result = run_arena("connect_four", ["mcts(iterations=200)", "random"], games=4, seed=1)
+    assert result.summary["bots"][0]["win_rate"]["mean"] >= 0.75
