@@ -135,13 +135,26 @@ def resolve_step(state, step: pb.Step, field: str) -> int:
 
 def replay(record: pb.GameRecord, field: str = "position.record"):
     """Replay a game record on a fresh state; every step is validated."""
+    return replay_with_record(record, field)[0]
+
+
+def replay_with_record(record: pb.GameRecord, field: str = "position.record"):
+    """(state, canonical record): the replayed state, and the record with
+    every step's id, text and kind filled, built during the one replay."""
     game = load_game(record.game, f"{field}.game")
     state = game.new_initial_state()
+    out = pb.GameRecord(game=game.spec)
     for i, step in enumerate(record.steps):
         action = resolve_step(state, step, f"{field}.steps[{i}]")
+        out.steps.append(_canonical_step(state, action))
         state.apply_action(action)
     _check_expected(state, record, field)
-    return state
+    return state, out
+
+
+def _canonical_step(state, action) -> pb.Step:
+    return pb.Step(id=action, kind=node_kind(state),
+                   text=state.get_game().codec.action_to_string(state.to_json(), action))
 
 
 def _check_expected(state, msg, field):
@@ -197,12 +210,14 @@ def from_structured(msg: pb.StructuredState, field: str = "position.state"):
 
 
 def position_state(position: pb.Position, field: str = "position"):
-    """The engine state a Position message describes (new, owned by the caller)."""
+    """(state, record): the engine state a Position message describes (new,
+    owned by the caller) and its canonical record (None for a structured
+    state, whose history is unknown)."""
     which = position.WhichOneof("form")
     if which == "record":
-        return replay(position.record, f"{field}.record")
+        return replay_with_record(position.record, f"{field}.record")
     if which == "state":
-        return from_structured(position.state, f"{field}.state")
+        return from_structured(position.state, f"{field}.state"), None
     raise InvalidArgument(field, "a position is required: set 'record' (game string and "
                                  "steps) or 'state' (structured state)")
 
@@ -239,14 +254,19 @@ def record_of(state) -> pb.GameRecord:
     return rec
 
 
-def position_info(state, with_record: bool = True) -> pb.PositionInfo:
+def position_info(state, record: pb.GameRecord | None = None,
+                  with_record: bool = True) -> pb.PositionInfo:
+    """The PositionInfo of `state`. Its record: `record` if given, else (if
+    `with_record`) rebuilt from the state's history."""
     game = state.get_game()
     view = state.to_json()
     info = pb.PositionInfo(
         game=game.spec, kind=node_kind(state), current_player=state.current_player(),
         state=_struct(view), text=str(state), returns=state.returns(),
         move_number=state.move_number(), num_players=game.num_players())
-    if with_record:
+    if record is not None:
+        info.record.CopyFrom(record)
+    elif with_record:
         info.record.CopyFrom(record_of(state))
     return info
 
@@ -274,10 +294,14 @@ def legal_actions(state) -> list[pb.ActionInfo]:
     return [action_info(state, a, view) for a in state.legal_actions()]
 
 
-def apply_step(state, step: pb.Step, field: str = "action") -> pb.ActionInfo:
-    """Apply a Step to `state` (in place); returns what was applied."""
+def apply_step(state, step: pb.Step, field: str = "action",
+               record: pb.GameRecord | None = None) -> pb.ActionInfo:
+    """Apply a Step to `state` (in place), and append it to `record` if
+    given; returns what was applied."""
     action = resolve_step(state, step, field)
     prob = dict(state.chance_outcomes()).get(action, 0.0) if state.is_chance_node() else 0.0
     applied = action_info(state, action, probability=prob)
+    if record is not None:
+        record.steps.add(id=applied.id, text=applied.text, kind=applied.kind)
     state.apply_action(action)
     return applied

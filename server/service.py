@@ -145,22 +145,22 @@ class EngineServicer(pb_grpc.EngineServicer):
 
     @unary("LegalActions")
     def LegalActions(self, request, context):
-        state, with_record = _position(request)
-        return pb.LegalActionsResponse(position=positions.position_info(state, with_record),
+        state, record = _position(request)
+        return pb.LegalActionsResponse(position=_info(state, record),
                                        actions=positions.legal_actions(state))
 
     @unary("ApplyAction")
     def ApplyAction(self, request, context):
-        state, with_record = _position(request)
+        state, record = _position(request)
         if not request.HasField("action"):
             raise InvalidArgument("action", "the step to apply is required (id or text)")
-        applied = positions.apply_step(state, request.action, "action")
-        return pb.ApplyActionResponse(position=positions.position_info(state, with_record),
+        applied = positions.apply_step(state, request.action, "action", record)
+        return pb.ApplyActionResponse(position=_info(state, record),
                                       applied=applied)
 
     @unary("Suggest")
     def Suggest(self, request, context):
-        state, with_record = _position(request)
+        state, record = _position(request)
         analysis.check_searchable(state)
         plan = analysis.plan(request.settings, state.get_game(), self.limits)
         control = self.slots.acquire()
@@ -171,11 +171,11 @@ class EngineServicer(pb_grpc.EngineServicer):
         finally:
             self.slots.release(control)
         return pb.SuggestResponse(analysis=result,
-                                  position=positions.position_info(state, with_record))
+                                  position=_info(state, record))
 
     @streaming("Analyze")
     def Analyze(self, request, context):
-        state, with_record = _position(request)
+        state, record = _position(request)
         analysis.check_searchable(state)
         interval_ms = request.report_interval_ms or self.limits.default_report_ms
         if interval_ms < 10 or interval_ms > 600_000:
@@ -192,7 +192,7 @@ class EngineServicer(pb_grpc.EngineServicer):
                                                           _deadline(context)):
                 msg = pb.AnalyzeResponse(analysis=result, final=final, stop_reason=reason)
                 if first:
-                    msg.position.CopyFrom(positions.position_info(state, with_record))
+                    msg.position.CopyFrom(_info(state, record))
                     first = False
                 yield msg
         finally:
@@ -203,13 +203,16 @@ def _why_ended(context) -> str:
     return "deadline" if _deadline_passed(context) else "cancelled"
 
 
+def _info(state, record):
+    return positions.position_info(state, record, with_record=False)
+
+
 def _position(request):
-    """(state, whether it has a known history) of the request's position."""
+    """(state, canonical record or None) of the request's position."""
     if not request.HasField("position"):
         raise InvalidArgument("position", "a position is required: set 'record' (game string "
                                           "and steps) or 'state' (structured state)")
-    state = positions.position_state(request.position, "position")
-    return state, request.position.WhichOneof("form") == "record"
+    return positions.position_state(request.position, "position")
 
 
 class EngineServer:
