@@ -151,7 +151,7 @@ def summarize(records, labels, num_players):
     fair = 1.0 / num_players
     first = seats[0]["win_rate"] if seats else None
     first_adv = None
-    if first and first["mean"] is not None:
+    if first and first["mean"] is not None and num_players > 1:
         first_adv = {key: (first[key] - fair if first[key] is not None else None)
                      for key in ("mean", "low", "high")}
         first_adv["n"] = first["n"]
@@ -173,7 +173,7 @@ def summarize(records, labels, num_players):
                "low": elo_of(score["low"]),
                "high": elo_of(score["high"]),
                "los": los,
-               "pairs": _pentanomial(head)}
+               "pairs": _pentanomial(head) if num_players == 2 else None}
 
     return {
         "games": len(lengths),

@@ -114,6 +114,13 @@ def test_two_bots_in_a_three_player_game():
     assert sum(b["games"] for b in s["bots"]) == 3 * s["games"]
     for b in s["bots"]:
         assert [x["games"] for x in b["by_seat"]] == [2, 2, 2]
+    assert s["elo"] is not None and s["elo"]["pairs"] is None    # pairs are for 2-player games
+
+
+def test_solo_game_reports_scores_not_seats():
+    s = run_arena("vangogh(players=1)", ["heuristic", "random"], games=2, seed=1).summary
+    assert s["first_player_advantage"] is None and s["elo"] is None
+    assert all(b["mean_margin"]["mean"] > 0 for b in s["bots"])    # the margin is the score
 
 
 # -- statistics ---------------------------------------------------------------------
