@@ -113,7 +113,15 @@ def play_game(task: GameTask) -> dict:
             action = sample_outcome(state.chance_outcomes(), chance.random())
         else:
             t0 = time.perf_counter()
-            action = bots[player].step(state.clone())
+            try:
+                action = bots[player].step(state.clone())
+            except EaselError:
+                raise
+            except Exception as e:
+                raise ArenaError(
+                    f"game {task.index} ({task.game}): bot {task.seats[player][1]!r} in seat "
+                    f"{player} failed at step {len(steps) + 1} ({type(e).__name__}: {e}); "
+                    f"the position, serialized: {state.serialize()!r}") from e
             think[player] += time.perf_counter() - t0
             seat_decisions[player] += 1
             if not state.is_legal(action):

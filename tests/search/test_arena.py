@@ -299,3 +299,29 @@ def test_mcts_in_the_arena_when_available():
         pytest.skip("search.mcts is not in this build")
     result = run_arena("connect_four", ["mcts(iterations=200)", "random"], games=4, seed=1)
     assert result.summary["bots"][0]["win_rate"]["mean"] >= 0.75
+
+
+class _Broken:
+    spec = "broken"
+
+    def restart(self):
+        pass
+
+    def step(self, state):
+        raise ZeroDivisionError("division by zero")
+
+
+def test_a_failing_bot_is_named_with_its_position(monkeypatch):
+    import search.arena as arena_module
+    real = arena_module.make_bot
+
+    def fake(spec, game, seed=None):
+        bot = real(spec, game, seed)
+        return _Broken() if getattr(spec, "name", spec) == "greedy" and seed is None else bot
+
+    monkeypatch.setattr(arena_module, "make_bot", fake)
+    with pytest.raises(ArenaError) as info:
+        run_arena(PIG, ["random", "greedy"], games=2, seed=1)
+    text = str(info.value)
+    assert "bot 'greedy' in seat" in text and "ZeroDivisionError" in text
+    assert "easel-state-v1" in text
