@@ -298,3 +298,45 @@ def test_conformance_covers_every_registered_game():
                  if c.values[0].split("(")[0] == entry.name and not c.marks}
         assert "reference" in impls
         assert ("core" in impls) == (entry.core is not None)
+
+
+@pytest.mark.parametrize("spec, implementation",
+                         [c for c in CASES if c.values[1] == "core"])
+def test_playouts_in_c(spec, implementation):
+    """engine.playout runs the contract without the GIL: same seed, same games;
+    every game ends within max_game_length with bounded returns."""
+    from engine.playout import random_playouts
+    game = _load(spec, implementation)
+    n = 4 * conformance_games(spec, implementation)
+    first = random_playouts(game, n, seed=7)
+    again = random_playouts(game.core, n, seed=7)
+    other = random_playouts(game, n, seed=8)
+    drop = lambda r: {k: v for k, v in r.items() if k not in ("seconds", "games_per_second",
+                                                              "steps_per_second")}
+    assert drop(first) == drop(again)
+    assert first["games"] == n and first["game"] == spec
+    assert first["steps"] == first["decisions"] + first["chance_steps"]
+    assert 1 <= first["mean_length"] <= game.max_game_length()
+    assert first["steps"] != other["steps"] or first["mean_returns"] != other["mean_returns"]
+    assert len(first["mean_returns"]) == game.num_players()
+    assert all(game.min_utility() <= r <= game.max_utility() for r in first["mean_returns"])
+    assert 0 <= sum(first["win_rate"]) <= 1 + EPS
+    if game.max_chance_outcomes() == 0:
+        assert first["chance_steps"] == 0
+
+    # From a given start: a terminal start plays no step at all.
+    state = game.new_initial_state()
+    rng = random.Random(seed_for("playout", spec))
+    while not state.is_terminal():
+        state.apply_action(_choose(state, rng))
+    done = random_playouts(game, 5, seed=1, state=state)
+    assert done["games"] == 5 and done["steps"] == 0
+    assert done["mean_returns"] == pytest.approx(state.returns())
+
+    with pytest.raises(TypeError, match="core game"):
+        random_playouts(engine.load_game(spec, implementation="reference"), 1)
+    with pytest.raises(TypeError, match="same game"):
+        random_playouts(game, 1, state=engine.load_game(spec).new_initial_state())
+    with pytest.raises(ValueError):
+        random_playouts(game, -1)
+    assert random_playouts(game, 0)["games"] == 0

@@ -128,3 +128,42 @@ def test_play_twin_games_catches_a_difference(monkeypatch):
     monkeypatch.setattr(PigState, "to_json", off_by_one)
     with pytest.raises(pytest.fail.Exception, match="to_json differs"):
         play_twin_games("pig", 20, seed=1)
+
+
+def _python_playouts(game, n_games, rng):
+    lengths, returns = [], []
+    for _ in range(n_games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                out = state.chance_outcomes()
+                state.apply_action(rng.choices([a for a, _ in out], [p for _, p in out])[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        lengths.append(state.decisions_taken())
+        returns.append(state.returns())
+    return lengths, returns
+
+
+@pytest.mark.parametrize("spec", differential_params())
+def test_playouts_in_c_match_reference_statistics(spec):
+    """engine.playout's sampling (its own generator, in C) plays the same game
+    as the reference played by Python's generator: the mean game length and
+    mean returns agree within 5 standard errors."""
+    from engine.playout import random_playouts
+    import statistics
+    core_game = engine.load_game(spec, implementation="core")
+    ref_game = engine.load_game(spec, implementation="reference")
+    n_ref = 60 if spec.split("(")[0] not in ("connect_four", "pig") else 400
+    lengths, returns = _python_playouts(ref_game, n_ref, random.Random(seed_for("stats", spec)))
+    fast = random_playouts(core_game, 20 * n_ref, seed=seed_for("stats-c", spec))
+
+    def close(mean_c, sample, what):
+        mean_r = statistics.fmean(sample)
+        se = statistics.pstdev(sample) / len(sample) ** 0.5
+        assert abs(mean_c - mean_r) <= 5 * se + 1e-9, \
+            f"{spec}: mean {what}: C playouts {mean_c:.4f}, reference {mean_r:.4f} (se {se:.4f})"
+
+    close(fast["mean_length"], lengths, "decisions per game")
+    for p in range(ref_game.num_players()):
+        close(fast["mean_returns"][p], [r[p] for r in returns], f"return of player {p}")
