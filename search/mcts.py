@@ -189,9 +189,11 @@ class Search:
     def root_visit_leaders(self) -> tuple[int, int]:
         """Visits of the two most visited first actions, over all trees."""
         visits: dict[int, int] = {}
+        legal = set(self._root.legal_actions())
         for t in self._trees:
             for action, n in t.root_visits():
-                visits[action] = visits.get(action, 0) + n
+                if action in legal:
+                    visits[action] = visits.get(action, 0) + n
         top = sorted(visits.values(), reverse=True) + [0, 0]
         return top[0], top[1]
 
@@ -203,11 +205,17 @@ class Search:
     def analysis(self, top_k: int | None = None) -> Analysis:
         exports = [t.export() for t in self._trees]
         player = self._root.current_player()
+        # After tree reuse across chance events (IS form) the root may hold
+        # children for actions legal only in other worlds: only the actions
+        # legal in the real position are candidates.
+        legal = set(self._root.legal_actions())
         merged: dict[tuple, dict] = {}
         votes: dict[int, int] = {}
         for nodes, ext in exports:
             best_first, best_visits = None, -1
             for path in _turn_paths(nodes, player):
+                if int(nodes[path[0]]["action"]) not in legal:
+                    continue
                 key = tuple((int(nodes[i]["kind"]), int(nodes[i]["action"])) for i in path)
                 leaf = nodes[path[-1]]
                 rec = merged.setdefault(key, {"visits": 0, "n": 0.0, "sum_u": None,
@@ -224,7 +232,8 @@ class Search:
             # the world's (tree's) vote: its most visited first action
             c = int(nodes[0]["first_child"])
             while c >= 0:
-                if nodes[c]["n_visits"] > best_visits:
+                if (nodes[c]["n_visits"] > best_visits and nodes[c]["kind"] != KIND_CHANCE
+                        and int(nodes[c]["action"]) in legal):
                     best_first, best_visits = int(nodes[c]["action"]), int(nodes[c]["n_visits"])
                 c = int(nodes[c]["next_sibling"])
             if best_first is not None:
@@ -242,6 +251,8 @@ class Search:
             var = max(rec["sum_u2"] / n - mean * mean, 0.0)
             nodes, path = max(rec["paths"], key=lambda np_: int(np_[0][np_[1][-1]]["n_visits"]))
             turn, pv = self._describe(nodes, path)
+            if not turn or turn[0].is_chance:
+                continue
             first = turn[0]
             cands.append(Candidate(
                 action=first.action, text=first.text, turn=turn, visits=rec["visits"],

@@ -203,3 +203,34 @@ def test_forced_move_needs_no_search():
     bot = MCTSBot(game, iterations=10_000_000, seed=1)
     assert bot.step(state) == 1
     assert bot._search is None
+
+
+@pytest.mark.parametrize("form", ["is", "closed"])
+def test_reused_tree_offers_only_actions_legal_in_the_real_position(form):
+    # Van Gogh: after tree reuse across draws from the bag, the root may hold
+    # children for Minigoghs that were drawn only in other worlds.
+    import random
+    if engine.game_entry("vangogh").core is None:
+        pytest.skip("vangogh has no core")
+    game = engine.load_game("vangogh(players=2)")
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    bots = [MCTSBot(game, iterations=150, seed=s, form=form) for s in (1, 2)]
+    steps = 0
+    while not state.is_terminal() and steps < 400:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        bot = bots[state.current_player()]
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            analysis = bot.analyze(state)
+            assert {c.action for c in analysis.candidates} <= set(legal)
+            action = analysis.best.action
+        else:
+            action = legal[0]
+        state.apply_action(action)
+        steps += 1
+    assert state.is_terminal()
+    assert all(b._searches < steps for b in bots)      # trees were reused
