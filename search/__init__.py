@@ -1,4 +1,14 @@
-"""Easel's search: a generic MCTS over the C-level game contract."""
+"""Easel's search: a generic MCTS over the C-level game contract, baseline
+bots named by spec strings, and the arena that plays them against each other."""
+from .arena import ArenaError, run_arena
+from .bots import Bot, GreedyBot, HeuristicBot, RandomBot
 from .mcts import Analysis, Candidate, MCTSBot, PVStep, Search, SearchError
+from .records import RecordError, validate_record
+from .specs import BotSpecError, make_bot, parse_spec
 
-__all__ = ["MCTSBot", "Search", "Analysis", "Candidate", "PVStep", "SearchError"]
+__all__ = [
+    "MCTSBot", "Search", "Analysis", "Candidate", "PVStep", "SearchError",
+    "Bot", "RandomBot", "GreedyBot", "HeuristicBot",
+    "make_bot", "parse_spec", "BotSpecError",
+    "run_arena", "ArenaError", "validate_record", "RecordError",
+]
