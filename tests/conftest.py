@@ -1,27 +1,20 @@
-"""Shared test set-up: which package is under test, the game variants every
-randomized suite runs over, and how many games each one plays.
+"""Shared test set-up: which package is under test.
 
-Which package: `python -m pytest` puts the working directory first on
-sys.path, so in a clone the source tree's `engine/` would shadow the installed
-build, and a clone built out of tree has no compiled cores there. When the
-source tree holds no compiled modules it is taken off sys.path, so the tests
-run against the installed build (what CI checks); an in-place or editable
-build is tested in place. EASEL_TEST_INSTALLED=1 makes a run fail unless the
-packages come from outside the source tree.
+`python -m pytest` puts the working directory first on sys.path, so in a
+clone the source tree's `engine/` would shadow the installed build, and a
+clone built out of tree has no compiled cores there. When the source tree
+holds no compiled modules it is taken off sys.path, so the tests run against
+the installed build (what CI checks); an in-place or editable build is tested
+in place. EASEL_TEST_INSTALLED=1 makes a run fail unless the packages come
+from outside the source tree.
 
-Counts (environment):
-  EASEL_TEST_GAMES   random games per (variant, implementation) in the
-                     conformance suite (default: per game, see CONFORMANCE_GAMES)
-  EASEL_DIFF_GAMES   random games per variant in the differential suite
-  EASEL_FULL=1       the full differential run: at least 2,000 games per variant
-  EASEL_TEST_SEED    base seed (default 0); every failure message names its seed
-"""
+The game variants and game counts of the randomized suites are in
+tests/game_variants.py."""
 from __future__ import annotations
 
 import glob
 import os
 import sys
-import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -50,122 +43,3 @@ def pytest_configure(config):
         if where.startswith(ROOT + os.sep):
             raise pytest.UsageError(
                 f"EASEL_TEST_INSTALLED=1 but engine was imported from the source tree ({where})")
-
-
-# -- counts -----------------------------------------------------------------
-
-def env_int(name: str, default: int) -> int:
-    text = os.environ.get(name)
-    if text is None or text.strip() == "":
-        return default
-    try:
-        value = int(text)
-    except ValueError:
-        raise pytest.UsageError(f"{name} must be an integer, got {text!r}") from None
-    if value < 0:
-        raise pytest.UsageError(f"{name} must be >= 0, got {value}")
-    return value
-
-
-FULL = os.environ.get("EASEL_FULL") == "1"
-BASE_SEED = env_int("EASEL_TEST_SEED", 0)
-
-# Conformance games per (variant, implementation). The checks at each step
-# are heavy (every legal action's text, clone, JSON), so the small games play
-# a few dozen and games with slow references fewer.
-CONFORMANCE_GAMES = {"connect_four": 60, "pig": 40}
-CONFORMANCE_GAMES_OTHER = {"core": 20, "reference": 8}
-
-# Differential games per variant: thousands for the small games; for the
-# others a default the CI can afford, and 2,000 per variant with EASEL_FULL=1.
-DIFF_GAMES = {"connect_four": 3000, "pig": 1500}
-DIFF_GAMES_OTHER = 150
-DIFF_GAMES_FULL = 2000
-
-
-def _is_default(entry, params) -> bool:
-    return params == {k: o.default for k, o in entry.options.items()}
-
-
-def conformance_games(spec: str, implementation: str) -> int:
-    entry, params = engine.parse_game_string(spec)
-    default = CONFORMANCE_GAMES.get(entry.name, CONFORMANCE_GAMES_OTHER[implementation])
-    if not _is_default(entry, params):
-        default = max(2, default // 2)      # option variants: fewer games each
-    return env_int("EASEL_TEST_GAMES", default)
-
-
-def diff_games(spec: str) -> int:
-    entry, params = engine.parse_game_string(spec)
-    default = DIFF_GAMES.get(entry.name, DIFF_GAMES_OTHER)
-    if not _is_default(entry, params) and entry.name in DIFF_GAMES:
-        default //= 3           # option variants of the small games: fewer each
-    if FULL:
-        default = max(default, DIFF_GAMES_FULL)
-    return env_int("EASEL_DIFF_GAMES", default)
-
-
-def seed_for(*parts) -> int:
-    """A stable seed per test case (Python's hash() of a str is salted per run)."""
-    return (zlib.crc32("/".join(map(str, parts)).encode()) + BASE_SEED) & 0x7FFFFFFF
-
-
-# -- variants ---------------------------------------------------------------
-
-# Option variants worth a run beyond the defaults and the player counts.
-EXTRA_VARIANTS = {
-    "pig": ["pig(piglet=true)", "pig(players=3,piglet=true,winscore=20)",
-            "pig(diceoutcomes=3,winscore=20)", "pig(horizon=15)"],
-    "vangogh": ["vangogh(players=3,start=2,roll=1-2-3-4)",
-                "vangogh(players=5,purpleactive=false)",
-                "vangogh(players=4,colors=purple-green-pink-blue)"],
-}
-
-
-def _canonical(spec: str) -> str:
-    entry, params = engine.parse_game_string(spec)
-    return engine.registry.canonical_string(entry, params)
-
-
-def game_variants(entry) -> list[str]:
-    """The default game, each player count (the ends and one between when
-    there are many), and the extras above; canonical, without repeats."""
-    specs = [entry.name]
-    if entry.players_option and entry.min_players < entry.max_players:
-        lo, hi = entry.min_players, entry.max_players
-        counts = range(lo, hi + 1) if hi - lo <= 4 else (lo, lo + 1, hi)
-        specs += [f"{entry.name}({entry.players_option}={n})" for n in counts]
-    specs += EXTRA_VARIANTS.get(entry.name, [])
-    out = []
-    for s in map(_canonical, specs):
-        if s not in out:
-            out.append(s)
-    return out
-
-
-def all_variants() -> list[tuple]:
-    return [(entry, spec) for entry in engine.registered_games() for spec in game_variants(entry)]
-
-
-def implementation_params() -> list:
-    """pytest params (spec, implementation) over every variant and both
-    implementations; a missing core shows as a skip, not as silence."""
-    params = []
-    for entry, spec in all_variants():
-        for impl in ("core", "reference"):
-            marks = ()
-            if impl == "core" and entry.core is None:
-                marks = pytest.mark.skip(reason=f"{entry.name} has no core implementation yet")
-            params.append(pytest.param(spec, impl, id=f"{spec}-{impl}", marks=marks))
-    return params
-
-
-def differential_params() -> list:
-    params = []
-    for entry, spec in all_variants():
-        marks = [pytest.mark.slow]
-        if entry.core is None:
-            marks.append(pytest.mark.skip(
-                reason=f"{entry.name} has only a reference implementation so far"))
-        params.append(pytest.param(spec, id=spec, marks=marks))
-    return params

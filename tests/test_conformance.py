@@ -17,7 +17,7 @@ import pytest
 import engine
 from engine import PLAYER_CHANCE, PLAYER_TERMINAL, IllegalActionError, StateFormatError
 
-from conftest import conformance_games, implementation_params, seed_for
+from game_variants import conformance_games, implementation_params, seed_for
 
 CASES = implementation_params()
 EPS = 1e-9

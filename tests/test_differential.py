@@ -18,7 +18,7 @@ import pytest
 
 import engine
 
-from conftest import diff_games, differential_params, seed_for
+from game_variants import diff_games, differential_params, seed_for
 
 TOL = 1e-12
 

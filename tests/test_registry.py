@@ -9,7 +9,7 @@ import engine
 from engine import GameSpecError
 from engine.registry import GameEntry, Option, canonical_string
 
-from conftest import all_variants
+from game_variants import all_variants
 
 
 @pytest.mark.parametrize("spec, named", [
