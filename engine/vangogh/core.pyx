@@ -1294,3 +1294,17 @@ def state_from_json(game, view):
 
 def state_size():
     return sizeof(VanGoghStateC)
+
+
+def scores(CoreState state):
+    """Each player's EP as the core's scores() reports it (final at the end)."""
+    cdef CoreGame core = state.core
+    cdef double out[VG_MAX_PLAYERS]
+    core.c.scores(&core.c, state.ptr(), out)
+    return [out[i] for i in range(core.c.num_players)]
+
+
+def score_scale(game):
+    """The score_scale the core declares (a typical spread of final scores)."""
+    cdef CoreGame core = game.core
+    return core.c.score_scale

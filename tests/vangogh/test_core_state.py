@@ -1,0 +1,170 @@
+"""Van Gogh core: scores(), evaluate() (against the reference's), the JSON
+loader (round trips, identical errors) and the state struct's shape."""
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+import engine
+from engine import StateFormatError
+from engine.vangogh import core as vg_core
+from engine.vangogh import from_json
+
+SPECS = ["vangogh(players=1)", "vangogh", "vangogh(players=3)", "vangogh(players=4)",
+         "vangogh(players=5)", "vangogh(players=2,colors=purple-green)",
+         "vangogh(players=1,colors=pink)"]
+
+
+def _twins(spec, n_games, seed):
+    """Yield (core state, reference state) along random games, terminal included."""
+    core_game = engine.load_game(spec, implementation="core")
+    ref_game = engine.load_game(spec, implementation="reference")
+    rng = random.Random(seed)
+    for _ in range(n_games):
+        c, r = core_game.new_initial_state(), ref_game.new_initial_state()
+        while True:
+            yield c, r
+            if c.is_terminal():
+                break
+            if c.is_chance_node():
+                out = c.chance_outcomes()
+                a = rng.choices([a for a, _ in out], [p for _, p in out])[0]
+            else:
+                a = rng.choice(c.legal_actions())
+            c.apply_action(a)
+            r.apply_action(a)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_scores_match_json(spec):
+    game = engine.load_game(spec)
+    assert vg_core.score_scale(game) > 0
+    ended = 0
+    for c, _ in _twins(spec, 3, seed=1):
+        view = c.to_json()
+        assert vg_core.scores(c) == [float(x) for x in view["scores"]]
+        ended += c.is_terminal()
+    assert ended == 3
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_evaluate_agrees_and_is_bounded(spec):
+    game = engine.load_game(spec)
+    lo, hi = game.min_utility(), game.max_utility()
+    seen = set()
+    for c, r in _twins(spec, 3, seed=2):
+        ec, er = c.evaluate(), r.evaluate()
+        assert ec is not None and len(ec) == game.num_players()
+        assert ec == pytest.approx(er, rel=0, abs=1e-12), (c.to_json()["phase"], ec, er)
+        assert all(lo <= x <= hi for x in ec), ec
+        if c.is_terminal():
+            assert ec == c.returns()
+        seen.update(round(x, 6) for x in ec)
+    assert len(seen) > 10            # it moves with the position
+
+
+def test_evaluate_follows_the_score():
+    """More EP, all else equal, gives a better estimate (and a worse one to the rest)."""
+    for spec in ("vangogh(players=3)", "vangogh(players=1)"):
+        for impl in ("core", "reference"):
+            s = engine.load_game(spec, implementation=impl).new_initial_state()
+            rng = random.Random(4)
+            while s.is_chance_node() or s.to_json()["round"] < 2:
+                if s.is_chance_node():
+                    out = s.chance_outcomes()
+                    s.apply_action(rng.choices([a for a, _ in out], [p for _, p in out])[0])
+                else:
+                    s.apply_action(rng.choice(s.legal_actions()))
+                if s.is_terminal():
+                    pytest.fail("game ended before round 2")
+            view = s.to_json()
+            before = s.evaluate()
+            view["scores"][0] += 15
+            after = from_json(s.get_game(), view).evaluate()
+            assert after[0] > before[0], (spec, impl)
+            for q in range(1, len(after)):
+                assert after[q] < before[q], (spec, impl)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_from_json_round_trip(spec):
+    rng = random.Random(3)
+    checked = 0
+    for c, r in _twins(spec, 2, seed=3):
+        if rng.random() > 0.2 and not c.is_terminal():
+            continue
+        core_game, ref_game = c.get_game(), r.get_game()
+        view = c.to_json()
+        back = from_json(core_game, view)
+        assert back == c                                   # the same bytes, derived counts too
+        assert back.raw() == c.raw()
+        assert back.to_json() == view
+        assert core_game.state_from_json(view) == c        # the Game-object entry point
+        ref_back = from_json(ref_game, view)
+        assert ref_back.to_json() == view == r.to_json()
+        assert back.legal_actions() == ref_back.legal_actions() == c.legal_actions()
+        assert back.chance_outcomes() == ref_back.chance_outcomes()
+        assert back.evaluate() == pytest.approx(ref_back.evaluate(), rel=0, abs=1e-12)
+        checked += 1
+    assert checked > 20
+
+
+def _mutations():
+    """Bad views: (name, change)."""
+    def drop(key):
+        return lambda v: v.pop(key)
+
+    def setter(path, value):
+        def f(v):
+            d = v
+            for k in path[:-1]:
+                d = d[k]
+            d[path[-1]] = value
+        return f
+    return [
+        ("missing phase", drop("phase")),
+        ("unknown field", setter(["extra"], 1)),
+        ("bad phase", setter(["phase"], "lunch")),
+        ("players", setter(["players"], 6)),
+        ("round type", setter(["round"], "1")),
+        ("bag count", lambda v: v["bag"].__setitem__("blue", v["bag"]["blue"] + 1)),
+        ("piece name", lambda v: v["palettes"][0]["active"].append("red-upright")),
+        ("white on table", lambda v: v["table"].__setitem__(0, "white-upright")),
+        ("deck twice", lambda v: v["deck"].append(v["deck"][0])),
+        ("pending key", lambda v: v["pending"].pop("steps_left")),
+        ("act_char", setter(["pending", "act_char"], "Theo")),
+        ("scores", setter(["scores"], [])),
+        ("not a dict", lambda v: v.clear()),
+    ]
+
+
+@pytest.mark.parametrize("spec", ["vangogh", "vangogh(players=4)", "vangogh(players=1)"])
+def test_bad_json_same_error(spec):
+    core_game = engine.load_game(spec, implementation="core")
+    ref_game = engine.load_game(spec, implementation="reference")
+    c = core_game.new_initial_state()
+    rng = random.Random(5)
+    while c.is_chance_node():
+        out = c.chance_outcomes()
+        c.apply_action(rng.choices([a for a, _ in out], [p for _, p in out])[0])
+    base = c.to_json()
+    for name, change in _mutations():
+        view = copy.deepcopy(base)
+        change(view)
+        with pytest.raises(StateFormatError, match="vangogh state") as ref_err:
+            from_json(ref_game, copy.deepcopy(view))
+        with pytest.raises(StateFormatError) as core_err:
+            from_json(core_game, copy.deepcopy(view))
+        assert str(core_err.value) == str(ref_err.value), name
+
+
+def test_state_struct_shape():
+    game = engine.load_game("vangogh(players=5)")
+    s = game.new_initial_state()
+    assert len(s.raw()) == vg_core.state_size() <= 320
+    # one struct size for every player count: arrays are sized for 5
+    assert len(engine.load_game("vangogh(players=1)").new_initial_state().raw()) == len(s.raw())
+    assert game.implementation == "core"
+    assert engine.load_game("vangogh").implementation == "core"      # the default
