@@ -44,6 +44,11 @@ cdef class CoreGame:
         self.c.params = <const char*> self._params
 
     @property
+    def has_scores(self):
+        """Whether the core reports per-player scores (GameC.scores)."""
+        return self.c.scores != NULL
+
+    @property
     def state_size(self):
         return self.c.state_size
 
@@ -164,6 +169,14 @@ cdef class CoreState:
         if self.core.c.evaluate == NULL:
             return None
         self.core.c.evaluate(&self.core.c, self.buf, out)
+        return [out[i] for i in range(self.core.c.num_players)]
+
+    def scores(self):
+        """Each player's points so far (None if the game keeps no score)."""
+        cdef double out[MAX_PLAYERS]
+        if self.core.c.scores == NULL:
+            return None
+        self.core.c.scores(&self.core.c, self.buf, out)
         return [out[i] for i in range(self.core.c.num_players)]
 
     def history(self):

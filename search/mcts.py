@@ -239,7 +239,7 @@ class Search:
             if best_first is not None:
                 votes[best_first] = votes.get(best_first, 0) + 1
         n_players = self.game.num_players()
-        has_scores = bool(self._root.to_json().get("scores") is not None)
+        has_scores = self.game.core.has_scores
         cands = []
         for key, rec in merged.items():
             if rec["visits"] <= 0:

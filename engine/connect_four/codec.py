@@ -9,7 +9,8 @@ def action_to_string(view: dict, action: int) -> str:
 
 def string_to_action(view: dict, text: str):
     t = text.strip().lower()
-    if len(t) >= 2 and t[0] in MARKS and t[1:].isdigit():
+    if (len(t) >= 2 and t[1:].isdigit() and view["current_player"] in (0, 1)
+            and t[0] == MARKS[view["current_player"]]):
         return int(t[1:])
     return None
 

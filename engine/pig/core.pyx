@@ -118,6 +118,13 @@ cdef void pig_returns(const GameC* g, const void* s, double* out) noexcept nogil
         out[i] = 1.0 if i == w else -1.0 / (p.players - 1)
 
 
+cdef void pig_scores(const GameC* g, const void* s, double* out) noexcept nogil:
+    cdef const PigStateC* st = <const PigStateC*> s
+    cdef int i
+    for i in range(_p(g).players):
+        out[i] = st.scores[i]
+
+
 def make_core(params):
     cdef CoreGame core = CoreGame.__new__(CoreGame)
     cdef PigParamsC p
@@ -142,8 +149,8 @@ def make_core(params):
     core.c.returns = pig_returns
     core.c.evaluate = NULL
     core.c.sample_chance = pig_sample_chance
-    core.c.scores = NULL
-    core.c.score_scale = 0.0
+    core.c.scores = pig_scores
+    core.c.score_scale = p.win_score / 2.0
     return core
 
 
