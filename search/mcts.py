@@ -75,6 +75,26 @@ class Analysis:
         return self.candidates[0]
 
 
+# Generic defaults; a game may override any of them with measured values in
+# its registry entry (GameEntry.extra["search_defaults"]).
+GENERIC_DEFAULTS = dict(uct_c=2.0, form="is", rollout_depth=-1, margin_weight=0.0, worlds=8)
+
+
+def search_defaults(game) -> dict:
+    """The option values used where a search or bot is not told otherwise."""
+    out = dict(GENERIC_DEFAULTS)
+    entry = getattr(game, "entry", None)
+    if entry is not None:
+        out.update(entry.extra.get("search_defaults", {}))
+    return out
+
+
+def _resolve(game, given: dict) -> dict:
+    out = search_defaults(game)
+    out.update({k: v for k, v in given.items() if v is not None})
+    return out
+
+
 def _new_seed() -> int:
     return int.from_bytes(os.urandom(8), "little")
 
@@ -89,9 +109,14 @@ def _mix(seed: int, k: int) -> int:
 class Search:
     """A search over one position, grown by `run` and read by `analysis`."""
 
-    def __init__(self, game, state, *, uct_c: float = 2.0, seed: int | None = None,
-                 threads: int = 1, form: str = "is", rollout_depth: int = -1,
-                 margin_weight: float = 0.0, worlds: int = 8, max_nodes: int = 1 << 22):
+    def __init__(self, game, state, *, uct_c: float | None = None, seed: int | None = None,
+                 threads: int = 1, form: str | None = None, rollout_depth: int | None = None,
+                 margin_weight: float | None = None, worlds: int | None = None,
+                 max_nodes: int = 1 << 22):
+        o = _resolve(game, dict(uct_c=uct_c, form=form, rollout_depth=rollout_depth,
+                                margin_weight=margin_weight, worlds=worlds))
+        uct_c, form, rollout_depth = o["uct_c"], o["form"], o["rollout_depth"]
+        margin_weight, worlds = o["margin_weight"], o["worlds"]
         if getattr(game, "implementation", None) != "core":
             raise SearchError(f"the search needs a game's Cython core; {game!r} is "
                               f"{getattr(game, 'implementation', 'not a game')}")
@@ -108,6 +133,12 @@ class Search:
             raise SearchError(f"uct_c must be a finite number >= 0, got {uct_c!r}")
         if form == "pimc" and (not isinstance(worlds, int) or worlds < 1):
             raise SearchError(f"worlds must be a positive integer, got {worlds!r}")
+        if not isinstance(rollout_depth, int) or rollout_depth < -1:
+            raise SearchError(f"rollout_depth must be -1 (play out) or a number of moves >= 0, "
+                              f"got {rollout_depth!r}")
+        if not (isinstance(margin_weight, (int, float)) and 0 <= margin_weight <= 1):
+            raise SearchError(f"margin_weight must be between 0 and 1, got {margin_weight!r}")
+        self.options = o
         self.game = game
         self.form = form
         self.threads = threads
@@ -367,9 +398,10 @@ class MCTSBot:
     when the new position follows from the last searched one (tree reuse)."""
 
     def __init__(self, game, iterations: int | None = None, time_limit: float | None = None,
-                 uct_c: float = 2.0, seed: int | None = None, threads: int = 1,
-                 form: str = "is", rollout_depth: int = -1, margin_weight: float = 0.0,
-                 worlds: int = 8, reuse: bool = True, max_nodes: int = 1 << 22,
+                 uct_c: float | None = None, seed: int | None = None, threads: int = 1,
+                 form: str | None = None, rollout_depth: int | None = None,
+                 margin_weight: float | None = None, worlds: int | None = None,
+                 reuse: bool = True, max_nodes: int = 1 << 22,
                  early_stop: bool = True):
         if iterations is None and time_limit is None:
             iterations = 1000
@@ -383,9 +415,10 @@ class MCTSBot:
         self.game = game
         self.iterations = iterations
         self.time_limit = time_limit
-        self.options = dict(uct_c=uct_c, threads=threads, form=form,
-                            rollout_depth=rollout_depth, margin_weight=margin_weight,
-                            worlds=worlds, max_nodes=max_nodes)
+        self.options = _resolve(game, dict(uct_c=uct_c, form=form, rollout_depth=rollout_depth,
+                                           margin_weight=margin_weight, worlds=worlds))
+        self.options.update(threads=threads, max_nodes=max_nodes)
+        form = self.options["form"]
         if form not in FORMS:
             raise SearchError(f"unknown form {form!r}; forms: {', '.join(FORMS)}")
         self.seed = _new_seed() if seed is None else int(seed)
