@@ -59,6 +59,11 @@ class Candidate:
     pv: list[PVStep] = field(default_factory=list)   # what follows the turn
     votes: int = 0                    # PIMC: worlds whose best action this is
 
+    @property
+    def turn_text(self) -> str:
+        """The whole turn as a player would say it, chance events included."""
+        return "; ".join(step.text for step in self.turn)
+
 
 @dataclass
 class Analysis:
