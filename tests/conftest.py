@@ -4,9 +4,10 @@
 clone the source tree's `engine/` would shadow the installed build, and a
 clone built out of tree has no compiled cores there. When the source tree
 holds no compiled modules it is taken off sys.path, so the tests run against
-the installed build (what CI checks); an in-place or editable build is tested
-in place. EASEL_TEST_INSTALLED=1 makes a run fail unless the packages come
-from outside the source tree.
+the installed build (what CI checks), and the Pythons that tests start
+inherit PYTHONSAFEPATH=1 to the same end; an in-place or editable build is
+tested in place. EASEL_TEST_INSTALLED=1 makes a run fail unless the packages
+come from outside the source tree.
 
 The game variants and game counts of the randomized suites are in
 tests/game_variants.py."""
@@ -27,6 +28,9 @@ def _source_tree_is_built() -> bool:
 if not _source_tree_is_built():
     sys.path[:] = [p for p in sys.path
                    if os.path.abspath(p or os.curdir) != ROOT]
+    # The same for the Pythons that tests start with the tree as working
+    # directory (Python >= 3.11 reads this; `python -c` would otherwise put it first).
+    os.environ.setdefault("PYTHONSAFEPATH", "1")
 
 import pytest  # noqa: E402
 
