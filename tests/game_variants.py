@@ -126,10 +126,10 @@ def implementation_params() -> list:
     return params
 
 
-def differential_params() -> list:
+def differential_params(slow: bool = False) -> list:
     params = []
     for entry, spec in all_variants():
-        marks = [pytest.mark.slow]
+        marks = [pytest.mark.slow] if slow else []
         if entry.core is None:
             marks.append(pytest.mark.skip(
                 reason=f"{entry.name} has only a reference implementation so far"))

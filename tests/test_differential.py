@@ -86,7 +86,7 @@ def play_twin_games(spec, n_games, seed):
     return n_games, steps
 
 
-@pytest.mark.parametrize("spec", differential_params())
+@pytest.mark.parametrize("spec", differential_params(slow=True))
 def test_core_matches_reference(spec):
     n_games = diff_games(spec)
     games, steps = play_twin_games(spec, n_games, seed_for("differential", spec))
