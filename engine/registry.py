@@ -40,7 +40,8 @@ class Option:
                 value = self.type(text)
         except ValueError:
             raise GameSpecError(
-                f"{game}: option '{name}' needs a {self.type.__name__}, got {text!r}") from None
+                f"{game}: option '{name}' needs {'an' if self.type is int else 'a'} "
+                f"{self.type.__name__}, got {text!r}") from None
         return self.validate(game, name, value)
 
     def validate(self, game: str, name: str, value: Any) -> Any:
@@ -98,6 +99,14 @@ def parse_game_string(spec: str) -> tuple[GameEntry, dict]:
         raise GameSpecError(
             f"malformed game string {spec!r}: expected name or name(option=value,...)")
     name, body = m.group(1), m.group(2)
+    if body is not None:
+        depth = 0
+        for ch in body:
+            depth += (ch == "(") - (ch == ")")
+            if depth < 0:
+                break
+        if depth != 0:
+            raise GameSpecError(f"malformed game string {spec!r}: unbalanced or misplaced parentheses")
     if not _NAME.match(name):
         raise GameSpecError(f"malformed game name {name!r} in {spec!r}")
     entry = game_entry(name)

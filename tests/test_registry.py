@@ -52,8 +52,8 @@ def test_unknown_game_names_it_and_lists_the_known_ones():
 @pytest.mark.parametrize("spec, fragments", [
     ("pig(colour=red)", ["unknown option 'colour'", "players", "piglet"]),
     ("connect_four(players=2)", ["unknown option 'players'", "none"]),
-    ("pig(players=three)", ["players", "needs a int", "'three'"]),
-    ("pig(players=2.5)", ["players", "needs a int"]),
+    ("pig(players=three)", ["players", "needs an int", "'three'"]),
+    ("pig(players=2.5)", ["players", "needs an int"]),
     ("pig(piglet=maybe)", ["piglet", "needs a bool", "'maybe'"]),
     ("pig(players=1)", ["players", "between 2 and 10"]),
     ("pig(players=11)", ["players", "between 2 and 10"]),
@@ -171,3 +171,10 @@ def test_register_twice_is_refused():
     from engine import registry
     with pytest.raises(ValueError, match="registered twice"):
         registry.register(engine.game_entry("pig"))
+
+
+def test_unbalanced_parentheses_are_malformed():
+    import engine
+    for spec in ("pig(players=3)(piglet=true)", "pig(players=(3)", "pig(players=3))"):
+        with pytest.raises(engine.GameSpecError, match="unbalanced parentheses"):
+            engine.load_game(spec)

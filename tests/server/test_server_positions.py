@@ -52,7 +52,7 @@ def test_game_string_is_canonical():
     (rec("chess"), "position.record.game", "unknown game 'chess'"),
     (rec("pig(players=11)"), "position.record.game", "players"),
     (rec("pig(colour=red)"), "position.record.game", "unknown option 'colour'"),
-    (rec("pig(players=two)"), "position.record.game", "needs a int"),
+    (rec("pig(players=two)"), "position.record.game", "needs an int"),
     (rec("pig((("), "position.record.game", "malformed"),
     (rec("connect_four", 3, 9), "position.record.steps[1].id", "action 9 is illegal"),
     (rec("connect_four", "x3", "x9"), "position.record.steps[1].text", "not a legal move"),

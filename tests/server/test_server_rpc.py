@@ -119,7 +119,7 @@ def test_bad_positions_are_refused_naming_the_field(stub, rpc, position, field, 
 def test_bad_game_string_in_new_game(stub):
     with pytest.raises(grpc.RpcError) as e:
         stub.NewGame(pb.NewGameRequest(game="pig(players=x)"))
-    assert_status(e, INVALID, "game:", "'players' needs a int")
+    assert_status(e, INVALID, "game:", "'players' needs an int")
     with pytest.raises(grpc.RpcError) as e:
         stub.NewGame(pb.NewGameRequest())
     assert_status(e, INVALID, "game:", "required")
