@@ -176,5 +176,5 @@ def test_register_twice_is_refused():
 def test_unbalanced_parentheses_are_malformed():
     import engine
     for spec in ("pig(players=3)(piglet=true)", "pig(players=(3)", "pig(players=3))"):
-        with pytest.raises(engine.GameSpecError, match="unbalanced parentheses"):
+        with pytest.raises(engine.GameSpecError, match="misplaced parentheses"):
             engine.load_game(spec)
