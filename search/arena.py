@@ -210,8 +210,10 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
     finished ones (`interrupted` is then True)."""
     import engine
     game = engine.load_game(game_spec, implementation)
-    if len(specs) < 2:
-        raise ArenaError("an arena needs at least two bot specs")
+    if len(specs) < 2 and game.num_players() > 1:
+        raise ArenaError("an arena needs at least two bot specs (one is enough for a solo game)")
+    if not specs:
+        raise ArenaError("an arena needs at least one bot spec")
     if games < 1:
         raise ArenaError(f"--games must be at least 1, got {games}")
     if jobs < 1:
@@ -337,6 +339,15 @@ def format_report(summary: dict) -> str:
             p = e["pairs"]
             lines.append("Block pairs for " + e["bots"][0] + ": " +
                          ", ".join(f"{k} {v}" for k, v in p.items()))
+    for b in s["bots"]:
+        sc = b.get("score")
+        if sc is not None:
+            lines.append(f"Scores of {b['label']}: mean {_ci(sc['mean'], '{:.1f}')}, median "
+                         f"{sc['median']:.1f} (quartiles {sc['q1']:.1f}-{sc['q3']:.1f}, "
+                         f"range {sc['min']:.0f}-{sc['max']:.0f})")
+    if len(s["seats"]) == 1:
+        lines.append("Solo: 'win rate' is the share of games that reached the goal "
+                     "(returns >= 0).")
     lines.append("Seats (all bots): " + "; ".join(
         f"seat {x['seat']} win {_ci(x['win_rate'])}" for x in s["seats"]))
     if s["first_player_advantage"] is not None:

@@ -32,10 +32,16 @@ ELO_CAP = 1200.0     # the Elo of a score of 0 or 1 is infinite; report this ins
 
 
 def seat_outcomes(returns, scores=None):
-    """[(win share, rank, margin)] per seat for one finished game."""
+    """[(win share, rank, margin)] per seat for one finished game.
+
+    A solo game has nobody to beat: there the "win" is reaching the game's
+    goal, which a one-player game's returns mark by being >= 0 (Van Gogh's
+    solo utility is >= 0 exactly from 100 points)."""
     n = len(returns)
-    out = []
     margins_from = scores if scores is not None else returns
+    if n == 1:          # the margin over nobody is the score itself
+        return [(1.0 if returns[0] >= -_EPS else 0.0, 1.0, float(margins_from[0]))]
+    out = []
     for s in range(n):
         greater = sum(1 for q in range(n) if returns[q] > returns[s] + _EPS)
         tied = sum(1 for q in range(n) if abs(returns[q] - returns[s]) <= _EPS)
@@ -104,6 +110,8 @@ def summarize(records, labels, num_players):
             cell["win"].append(share)
             cell["rank"].append(rank)
             cell["margin"].append(margin)
+            if rec.get("scores") is not None:
+                cell["score"].append(float(rec["scores"][seat]))
             per_seat[seat][block].append(share)
             bot_seat[b][seat][0] += 1
             bot_seat[b][seat][1] += share
@@ -136,6 +144,7 @@ def summarize(records, labels, num_players):
             "win_rate": interval(block_means(cells, "win"), bounds=(0.0, 1.0)),
             "mean_rank": interval(block_means(cells, "rank"), bounds=(1.0, float(num_players))),
             "mean_margin": interval(block_means(cells, "margin")),
+            "score": _score_summary(cells),
             "seconds_per_decision": (think[b][0] / think[b][1]) if think[b][1] else None,
             "by_seat": [{"seat": s, "games": bot_seat[b][s][0],
                          "win_rate": (bot_seat[b][s][1] / bot_seat[b][s][0])
@@ -185,6 +194,24 @@ def summarize(records, labels, num_players):
         "draw_rate": (draws / len(lengths)) if lengths else None,
         "mean_decisions": (sum(lengths) / len(lengths)) if lengths else None,
     }
+
+
+def _score_summary(cells):
+    """The bot's own final scores: mean (interval over block means), median
+    and quartiles over games; None when the game keeps no score."""
+    scores = sorted(x for c in cells.values() for x in c["score"])
+    if not scores:
+        return None
+
+    def quantile(q):
+        pos = q * (len(scores) - 1)
+        lo = int(math.floor(pos))
+        hi = min(lo + 1, len(scores) - 1)
+        return scores[lo] + (scores[hi] - scores[lo]) * (pos - lo)
+
+    means = [sum(c["score"]) / len(c["score"]) for _, c in sorted(cells.items()) if c["score"]]
+    return {"mean": interval(means), "median": quantile(0.5), "q1": quantile(0.25),
+            "q3": quantile(0.75), "min": scores[0], "max": scores[-1], "n": len(scores)}
 
 
 def _pentanomial(head):

@@ -325,3 +325,14 @@ def test_a_failing_bot_is_named_with_its_position(monkeypatch):
     text = str(info.value)
     assert "bot 'greedy' in seat" in text and "ZeroDivisionError" in text
     assert "easel-state-v1" in text
+
+
+def test_solo_arena_reports_goal_rate_and_scores():
+    from search.arena import run_arena
+    result = run_arena("vangogh(players=1)", ["random"], games=3, seed=2, jobs=1)
+    bot = result.summary["bots"][0]
+    assert bot["games"] == 3
+    scores = [r["scores"][0] for r in result.records]
+    assert bot["score"]["median"] == sorted(scores)[1]
+    reached = [r["returns"][0] >= 0 for r in result.records]
+    assert bot["win_rate"]["mean"] == pytest.approx(sum(reached) / 3)
