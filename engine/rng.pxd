@@ -49,12 +49,24 @@ cdef inline int rng_below(RngC* r, int n) noexcept nogil:
     return <int> (((rng_next(r) >> 32) * <uint64_t> n) >> 32)
 
 
-cdef inline int rng_pick(RngC* r, const double* probs, int n) noexcept nogil:
-    """Index i drawn with probability probs[i] (probabilities summing to 1)."""
-    cdef double u = rng_uniform(r)
+cdef inline int pick_index(double u, const double* probs, int n) noexcept nogil:
+    """The index whose cumulative probability interval holds u in [0, 1)."""
     cdef int i
     for i in range(n - 1):
         u -= probs[i]
         if u < 0.0:
             return i
     return n - 1
+
+
+cdef inline int rng_pick(RngC* r, const double* probs, int n) noexcept nogil:
+    """Index i drawn with probability probs[i] (probabilities summing to 1)."""
+    return pick_index(rng_uniform(r), probs, n)
+
+
+cdef inline double hash_uniform(uint64_t seed, uint64_t k) noexcept nogil:
+    """The k-th number of a fixed stream: a pure function of (seed, k), in
+    [0, 1). Used where the same draw must come out the same in every line of
+    play (a fixed determinization)."""
+    cdef uint64_t x = seed + k * <uint64_t> 0x9E3779B97F4A7C15ULL
+    return (_splitmix64(&x) >> 11) * (1.0 / 9007199254740992.0)

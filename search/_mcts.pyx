@@ -34,7 +34,7 @@ import numpy as np
 
 from engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
 from engine._core cimport CoreGame, CoreState
-from engine.rng cimport RngC, rng_seed, rng_below, rng_uniform
+from engine.rng cimport RngC, rng_seed, rng_below, rng_uniform, hash_uniform, pick_index
 
 FORMS = {"is": FORM_IS, "closed": FORM_CLOSED, "pimc": FORM_PIMC}
 
@@ -52,24 +52,6 @@ cdef inline double _now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef inline double _world_uniform(uint64_t world, uint64_t k) noexcept nogil:
-    """The k-th random number of a fixed world (splitmix64 finaliser)."""
-    cdef uint64_t z = world + (k + 1) * <uint64_t> 0x9E3779B97F4A7C15ULL
-    z = (z ^ (z >> 30)) * <uint64_t> 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * <uint64_t> 0x94D049BB133111EBULL
-    z = z ^ (z >> 31)
-    return (z >> 11) * (1.0 / 9007199254740992.0)
-
-
-cdef inline int _pick(double u, const double* probs, int n) noexcept nogil:
-    cdef int i
-    for i in range(n - 1):
-        u -= probs[i]
-        if u < 0.0:
-            return i
-    return n - 1
 
 
 @cython.final
@@ -239,13 +221,13 @@ cdef class Tree:
         cdef int n
         cdef double u
         if self.form == FORM_PIMC:
-            u = _world_uniform(self.world, k)
+            u = hash_uniform(self.world, k)
         else:
             u = rng_uniform(&self.rng)
         if self.g.sample_chance != NULL:
             return self.g.sample_chance(self.g, self.work, u)
         n = self.g.chance_outcomes(self.g, self.work, self.outcomes, self.probs)
-        return self.outcomes[_pick(u, self.probs, n)]
+        return self.outcomes[pick_index(u, self.probs, n)]
 
     cdef void _iterate(self) noexcept nogil:
         cdef const GameC* g = self.g

@@ -14,15 +14,7 @@ def record(game, *steps, expected_player=None):
     return pb.Position(record=rec)
 
 
-def settings(iterations=None, seconds=None, seed=None, **kw):
-    s = pb.SearchSettings(**kw)
-    if iterations is not None:
-        s.budget.iterations = iterations
-    if seconds is not None:
-        s.budget.seconds = seconds
-    if seed is not None:
-        s.seed = seed
-    return s
+from server.client import settings  # noqa: E402,F401  (the tests build settings as clients do)
 
 
 def assert_status(excinfo, code, *fragments):
