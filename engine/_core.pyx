@@ -49,6 +49,11 @@ cdef class CoreGame:
         return self.c.scores != NULL
 
     @property
+    def has_rollout_policy(self):
+        """Whether the core has a rollout policy (GameC.rollout_action)."""
+        return self.c.rollout_action != NULL
+
+    @property
     def state_size(self):
         return self.c.state_size
 
@@ -170,6 +175,21 @@ cdef class CoreState:
             return None
         self.core.c.evaluate(&self.core.c, self.buf, out)
         return [out[i] for i in range(self.core.c.num_players)]
+
+    def rollout_action(self, double u1, double u2):
+        """The action the game's rollout policy picks here with uniforms u1, u2
+        (None if the game has no policy or this is not a decision node)."""
+        cdef const GameC* g = &self.core.c
+        cdef int n, i
+        if g.rollout_action == NULL:
+            return None
+        n = g.legal_actions(g, self.buf, self.core._actions)
+        if n == 0:
+            return None
+        i = g.rollout_action(g, self.buf, self.core._actions, n, u1, u2)
+        if not 0 <= i < n:
+            raise RuntimeError(f"the rollout policy returned index {i} of {n} legal actions")
+        return self.core._actions[i]
 
     def scores(self):
         """Each player's points so far (None if the game keeps no score)."""

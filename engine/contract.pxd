@@ -57,3 +57,11 @@ cdef struct GameC:
     # Optional (NULL when the game has no points): each player's score so far
     # (final scores at the end), for expected-score analysis and margins.
     void (*scores)(const GameC* g, const void* s, double* out) noexcept nogil
+    # Optional (NULL: rollouts choose uniformly): the game's rollout policy
+    # ("heavy playouts"). Given the state at a decision node and its n >= 1
+    # legal actions (legal_actions order), returns an index in [0, n): a
+    # cheap, domain-informed choice, randomised only through u1 and u2,
+    # uniforms in [0, 1) drawn by the caller, so that a seeded search stays
+    # deterministic. Never the rules: tests check the index is always valid.
+    int (*rollout_action)(const GameC* g, const void* s, const int* legal, int n,
+                          double u1, double u2) noexcept nogil

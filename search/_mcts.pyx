@@ -5,8 +5,10 @@ One iteration: copy the root state, descend the tree choosing by UCB1
 
     a* = argmax_a  Q(a) / N(a) + c * sqrt(ln A(a) / N(a)),
 
-expand one new node, finish the game with uniformly random moves (or stop
-after `rollout_depth` moves and ask the game's heuristic evaluation), and add
+expand one new node, finish the game with uniformly random moves, or with
+the game's rollout policy (GameC.rollout_action, "heavy playouts") when the
+`rollout` option is "policy" (or stop after `rollout_depth` moves and ask the
+game's heuristic evaluation), and add
 each player's utility to the nodes on the path, each node keeping the utility
 of the player who chose its action (max^n for several players).
 
@@ -37,6 +39,7 @@ from engine._core cimport CoreGame, CoreState
 from engine.rng cimport RngC, rng_seed, rng_below, rng_uniform, hash_uniform, pick_index
 
 FORMS = {"is": FORM_IS, "closed": FORM_CLOSED, "pimc": FORM_PIMC}
+ROLLOUTS = {"random": 0, "policy": 1}   # uniform moves; the game's rollout_action
 
 NODE_DTYPE = np.dtype([
     ("first_child", np.int32), ("next_sibling", np.int32), ("action", np.int32),
@@ -78,6 +81,7 @@ cdef class Tree:
     cdef int form
     cdef double uct_c
     cdef int rollout_depth
+    cdef bint rollout_policy
     cdef double margin_weight
     cdef uint64_t world
     cdef int root_player
@@ -113,12 +117,18 @@ cdef class Tree:
 
     def __init__(self, CoreState state not None, str form="is", double uct_c=2.0,
                  unsigned long long seed=0, int rollout_depth=-1, double margin_weight=0.0,
-                 int max_nodes=1 << 22, unsigned long long world_seed=0):
+                 int max_nodes=1 << 22, unsigned long long world_seed=0,
+                 str rollout="random"):
         cdef int span
         if form not in FORMS:
             raise ValueError(f"unknown search form {form!r}; forms: {', '.join(FORMS)}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout {rollout!r}; rollouts: {', '.join(ROLLOUTS)}")
         self.core = state.core
         self.g = &self.core.c
+        self.rollout_policy = ROLLOUTS[rollout] == 1
+        if self.rollout_policy and self.g.rollout_action == NULL:
+            raise ValueError("rollout 'policy': this game has no rollout policy")
         self.form = FORMS[form]
         self.uct_c = uct_c
         self.rollout_depth = rollout_depth
@@ -235,7 +245,7 @@ cdef class Tree:
         cdef int node = 0, depth = 0, p, n, i, a, c, best, n_untried, steps
         cdef uint64_t chance_k = 0
         cdef int after_chance = 0
-        cdef double best_v, v, log_avail, last_avail
+        cdef double best_v, v, log_avail, last_avail, u1, u2
         cdef double r[MAX_PLAYERS]
         cdef double u[MAX_PLAYERS]
         cdef double sc[MAX_PLAYERS]
@@ -337,7 +347,12 @@ cdef class Tree:
                 break
             n = g.legal_actions(g, self.work, self.actions)
             if n > 0:
-                a = self.actions[rng_below(&self.rng, n)]
+                if self.rollout_policy and n > 1:
+                    u1 = rng_uniform(&self.rng)
+                    u2 = rng_uniform(&self.rng)
+                    a = self.actions[g.rollout_action(g, self.work, self.actions, n, u1, u2)]
+                else:
+                    a = self.actions[rng_below(&self.rng, n)]
                 steps += 1
             elif g.current_player(g, self.work) == PLAYER_CHANCE:
                 a = self._sample_chance(chance_k)

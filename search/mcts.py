@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from engine.contract_ids import PLAYER_CHANCE
 from engine.errors import EaselError
 
-from ._mcts import FORMS, Tree
+from ._mcts import FORMS, ROLLOUTS, Tree
 
 KIND_CHANCE = 1
 FLAG_AFTER_CHANCE = 1
@@ -82,7 +82,8 @@ class Analysis:
 
 # Generic defaults; a game may override any of them with measured values in
 # its registry entry (GameEntry.extra["search_defaults"]).
-GENERIC_DEFAULTS = dict(uct_c=2.0, form="is", rollout_depth=-1, margin_weight=0.0, worlds=8)
+GENERIC_DEFAULTS = dict(uct_c=2.0, form="is", rollout_depth=-1, margin_weight=0.0, worlds=8,
+                        rollout="random")
 
 
 def search_defaults(game) -> dict:
@@ -92,6 +93,14 @@ def search_defaults(game) -> dict:
     if entry is not None:
         out.update(entry.extra.get("search_defaults", {}))
     return out
+
+
+def _check_rollout(game, rollout) -> None:
+    if rollout not in ROLLOUTS:
+        raise SearchError(f"unknown rollout {rollout!r}; rollouts: {', '.join(ROLLOUTS)}")
+    if rollout == "policy" and not game.core.has_rollout_policy:
+        raise SearchError(f"rollout 'policy': {game.name} has no rollout policy; "
+                          f"use rollout=random")
 
 
 def _resolve(game, given: dict) -> dict:
@@ -117,11 +126,11 @@ class Search:
     def __init__(self, game, state, *, uct_c: float | None = None, seed: int | None = None,
                  threads: int = 1, form: str | None = None, rollout_depth: int | None = None,
                  margin_weight: float | None = None, worlds: int | None = None,
-                 max_nodes: int = 1 << 22):
+                 rollout: str | None = None, max_nodes: int = 1 << 22):
         o = _resolve(game, dict(uct_c=uct_c, form=form, rollout_depth=rollout_depth,
-                                margin_weight=margin_weight, worlds=worlds))
+                                margin_weight=margin_weight, worlds=worlds, rollout=rollout))
         uct_c, form, rollout_depth = o["uct_c"], o["form"], o["rollout_depth"]
-        margin_weight, worlds = o["margin_weight"], o["worlds"]
+        margin_weight, worlds, rollout = o["margin_weight"], o["worlds"], o["rollout"]
         if getattr(game, "implementation", None) != "core":
             raise SearchError(f"the search needs a game's Cython core; {game!r} is "
                               f"{getattr(game, 'implementation', 'not a game')}")
@@ -132,6 +141,7 @@ class Search:
             raise SearchError(f"nothing to search: {what}; a search needs a decision node")
         if form not in FORMS:
             raise SearchError(f"unknown form {form!r}; forms: {', '.join(FORMS)}")
+        _check_rollout(game, rollout)
         if not isinstance(threads, int) or not 1 <= threads <= 256:
             raise SearchError(f"threads must be an integer from 1 to 256, got {threads!r}")
         if not (isinstance(uct_c, (int, float)) and uct_c >= 0 and math.isfinite(uct_c)):
@@ -152,7 +162,8 @@ class Search:
         n_trees = worlds if form == "pimc" else threads
         self._trees = [Tree(state, form=form, uct_c=float(uct_c), seed=_mix(self.seed, i),
                             rollout_depth=rollout_depth, margin_weight=margin_weight,
-                            max_nodes=max_nodes, world_seed=_mix(self.seed ^ 0x5EED, i))
+                            max_nodes=max_nodes, world_seed=_mix(self.seed ^ 0x5EED, i),
+                            rollout=rollout)
                        for i in range(n_trees)]
         self._cancelled = False
         self._lock = threading.Lock()
@@ -406,7 +417,7 @@ class MCTSBot:
                  uct_c: float | None = None, seed: int | None = None, threads: int = 1,
                  form: str | None = None, rollout_depth: int | None = None,
                  margin_weight: float | None = None, worlds: int | None = None,
-                 reuse: bool = True, max_nodes: int = 1 << 22,
+                 rollout: str | None = None, reuse: bool = True, max_nodes: int = 1 << 22,
                  early_stop: bool = True):
         if iterations is None and time_limit is None:
             iterations = 1000
@@ -421,11 +432,13 @@ class MCTSBot:
         self.iterations = iterations
         self.time_limit = time_limit
         self.options = _resolve(game, dict(uct_c=uct_c, form=form, rollout_depth=rollout_depth,
-                                           margin_weight=margin_weight, worlds=worlds))
+                                           margin_weight=margin_weight, worlds=worlds,
+                                           rollout=rollout))
         self.options.update(threads=threads, max_nodes=max_nodes)
         form = self.options["form"]
         if form not in FORMS:
             raise SearchError(f"unknown form {form!r}; forms: {', '.join(FORMS)}")
+        _check_rollout(game, self.options["rollout"])
         self.seed = _new_seed() if seed is None else int(seed)
         self.reuse = reuse
         self.early_stop = early_stop

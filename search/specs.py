@@ -147,6 +147,7 @@ BOT_KINDS: dict[str, BotKind] = {k.name: k for k in [
              "threads": (int, "search threads"),
              "uct_c": (float, "UCT exploration constant"),
              "form": (str, "search form: is, closed or pimc"),
+             "rollout": (str, "rollout moves: random, or policy (the game's rollout policy)"),
              "seed": (int, "random seed")},
             _mcts, open_keys=True),
 ]}

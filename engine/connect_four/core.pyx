@@ -95,6 +95,7 @@ def make_core(params):
     core.c.evaluate = NULL
     core.c.sample_chance = NULL
     core.c.scores = NULL
+    core.c.rollout_action = NULL
     core.c.score_scale = 0.0
     return core
 

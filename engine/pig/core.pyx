@@ -150,6 +150,7 @@ def make_core(params):
     core.c.evaluate = NULL
     core.c.sample_chance = pig_sample_chance
     core.c.scores = pig_scores
+    core.c.rollout_action = NULL
     core.c.score_scale = p.win_score / 2.0
     return core
 
