@@ -94,15 +94,23 @@ cdef void _majority_points(const VanGoghParamsC* P, const VanGoghStateC* st, int
     colours rank by spaces held (whites never rank); tied colours pool the
     scores of the places they occupy and split them, rounded down."""
     cdef int counts[5]
-    cdef int c, k, level, size, place = 0, pool, group
-    cdef int card = st.painting[slot]
+    cdef int c, k
     for c in range(VG_N_COLOURS):
         counts[c] = 0
-        points[c] = 0
     for k in range(VG_MAX_SPACES):
         c = st.occ[slot][k]
         if c >= 0 and (c >> 2) != VG_WHITE:
             counts[c >> 2] += 1
+    _points_from_counts(P, st.painting[slot], counts, points)
+
+
+cdef void _points_from_counts(const VanGoghParamsC* P, int card, const int* counts,
+                              int* points) noexcept nogil:
+    """The majority points of each colour on `card` holding counts[colour]
+    coloured Minigoghs (see _majority_points)."""
+    cdef int c, k, level, place = 0, pool, group
+    for c in range(VG_N_COLOURS):
+        points[c] = 0
     for level in range(VG_MAX_SPACES, 0, -1):
         group = 0
         for c in range(VG_N_COLOURS):
@@ -1061,6 +1069,299 @@ cdef void vg_evaluate(const GameC* g, const void* s, double* out) noexcept nogil
         out[p] = acc / (P.n - 1)
 
 
+# ----------------------------------------------------------- rollout policy
+# GameC.rollout_action: a cheap rule of thumb for the search's playouts, in
+# place of uniformly random moves (which often stop instead of painting and
+# take characters that do nothing). Each legal action gets a quick score in
+# EP-like units read off the state (no state copies); with probability
+# _ROLLOUT_EPSILON the move is uniform instead, so playouts stay diverse.
+# Not part of the rules: the reference has no twin of it.
+
+cdef double _ROLLOUT_EPSILON = 0.15
+cdef double _PAINT_GUESS = 4.0        # a typical paint's worth, for character choice
+cdef double _ABILITY_WORTH = 1.0      # Anna's token and ability, beyond her paint
+
+ROLLOUT_EPSILON = _ROLLOUT_EPSILON
+
+
+cdef struct _PolicyC:
+    int p                       # player to move
+    int colour                  # p's colour
+    int want[4]                 # empty spaces of the open paintings asking for each orientation
+    int have[4]                 # p's usable Minigoghs per orientation (active, purple's leftmost)
+    int paintable               # paints p could make now, each Minigogh and space once
+    int empty[3]                # per slot: bits of the empty spaces
+    int om[12]                  # per slot and orientation: bits of those empty spaces
+    int counts[3][5]            # per slot: coloured Minigoghs per colour
+    int filled[3]               # per slot: spaces filled
+
+
+cdef void _policy_init(const VanGoghParamsC* P, const VanGoghStateC* st, int p,
+                       _PolicyC* x) noexcept nogil:
+    cdef int slot, o, c, k, code, left, m
+    x.p = p
+    x.colour = P.colours[p]
+    _slot_masks(P, st, x.empty, x.om)
+    for o in range(4):
+        x.want[o] = 0
+        x.have[o] = 0
+    for slot in range(VG_N_PAINTINGS):
+        x.filled[slot] = 0
+        for c in range(VG_N_COLOURS):
+            x.counts[slot][c] = 0
+        for o in range(4):
+            m = x.om[slot * 4 + o]
+            while m:
+                x.want[o] += m & 1
+                m >>= 1
+        for k in range(VG_MAX_SPACES):
+            code = st.occ[slot][k]
+            if code >= 0:
+                x.filled[slot] += 1
+                if (code >> 2) != VG_WHITE:
+                    x.counts[slot][code >> 2] += 1
+    for code in range(VG_N_CODES):
+        x.have[code & 3] += st.active[p][code]
+    if x.colour == VG_PURPLE_C and not P.solo:
+        left = _leftmost_inactive(st, p)
+        if left >= 0:
+            x.have[st.inactive[p][left] & 3] += 1
+    x.paintable = 0
+    for o in range(4):
+        x.paintable += x.have[o] if x.have[o] < x.want[o] else x.want[o]
+
+
+cdef inline double _colour_worth(const VanGoghParamsC* P, const _PolicyC* x,
+                                 int colour) noexcept nogil:
+    """What painting a Minigogh of this colour is worth to the player: its EP,
+    plus a little for building the player's own majorities, minus a little
+    for feeding an opponent's."""
+    if colour == VG_WHITE:
+        return 5.0
+    if P.solo:
+        return 3.0
+    if colour == x.colour:
+        return 4.0
+    if P.owner[colour] >= 0:
+        return 2.0
+    return 2.0
+
+
+cdef inline double _keep_worth(const VanGoghParamsC* P, const _PolicyC* x,
+                               int code) noexcept nogil:
+    """What gaining this Minigogh in the active area is worth: its end-of-game
+    point, and its paint if some open space still asks for its orientation."""
+    cdef double end = 3.0 if (code >> 2) == VG_WHITE else 1.0
+    if x.want[code & 3] > x.have[code & 3]:
+        return end + _colour_worth(P, x, code >> 2)
+    return end + 0.3 * _colour_worth(P, x, code >> 2)
+
+
+cdef inline bint _needed(const _PolicyC* x, int o) noexcept nogil:
+    """A Minigogh of orientation o that the player holds has a space to go to."""
+    return x.have[o] <= x.want[o] and x.want[o] > 0
+
+
+cdef double _paint_score(const VanGoghParamsC* P, const VanGoghStateC* st,
+                         const _PolicyC* x, int a) noexcept nogil:
+    cdef int v = a - A_PAINT
+    cdef int sp = v % VG_MAX_SPACES
+    cdef int src = v // VG_MAX_SPACES
+    cdef int slot = src % VG_N_PAINTINGS
+    cdef int code, card, colour, c, best_other
+    cdef int counts[5]
+    cdef int points[5]
+    cdef double score
+    src = src // VG_N_PAINTINGS
+    code = src if src < VG_N_CODES else st.inactive[x.p][_leftmost_inactive(st, x.p)]
+    colour = code >> 2
+    card = st.painting[slot]
+    score = _paint_value(P, x.p, code, P.card_bonus[card][sp],
+                         1 if P.card_orient[card][sp] != (code & 3) else 0)
+    if x.filled[slot] + 1 == P.card_size[card]:
+        # Finishing: the majorities are scored now.
+        for c in range(VG_N_COLOURS):
+            counts[c] = x.counts[slot][c]
+        if colour != VG_WHITE:
+            counts[colour] += 1
+        _points_from_counts(P, card, counts, points)
+        best_other = 0
+        for c in range(VG_N_COLOURS):
+            if c != x.colour and P.owner[c] >= 0 and points[c] > best_other:
+                best_other = points[c]
+        if x.colour >= 0:
+            score += points[x.colour]
+        score -= best_other
+    elif colour == x.colour:
+        score += 1.0
+    elif colour != VG_WHITE and P.owner[colour] >= 0:
+        score -= 2.0
+    return score
+
+
+cdef double _ability_score(const VanGoghParamsC* P, const VanGoghStateC* st,
+                           const _PolicyC* x, int a) noexcept nogil:
+    """Yellow and pink turn a Minigogh: worth it when it makes a spare one fit."""
+    cdef int t, o, code
+    if a == A_BRUSH:
+        return 4.0 if x.paintable > 0 else -1.0
+    if a == A_BLUE:
+        # a Minigogh in the orientation of choice, for an unmatched space
+        o = x.want[0] + x.want[1] + x.want[2] + x.want[3]
+        return 1.5 if x.paintable < o else -1.0
+    if a < A_PINK:
+        t = (a - A_YELLOW) >> 2
+        o = (a - A_YELLOW) & 3
+        if t >= 4:
+            return -1.0
+        code = VG_YELLOW_C * 4 + t
+    else:
+        t = a - A_PINK
+        if t >= VG_N_CODES:
+            return -1.0
+        code = t
+        o = _PINK_CYCLE[t & 3]
+    if not _needed(x, code & 3) and x.want[o] > x.have[o]:
+        return 1.0 + 0.5 * _colour_worth(P, x, code >> 2)
+    return -1.0
+
+
+cdef double _char_score(const VanGoghParamsC* P, const VanGoghStateC* st,
+                        const _PolicyC* x, int c) noexcept nogil:
+    cdef int p = x.p, free = _free(st, p), i, code, o, k, spare, unmatched
+    cdef double score = 0.0, v, best1 = -1e9, best2 = -1e9, opts[3]
+    cdef int n_opts = 0
+    # Minigoghs waiting on the character come along.
+    k = 0
+    for i in range(2):
+        code = st.char_wait[c][i]
+        if code >= 0 and k < free:
+            score += _keep_worth(P, x, code)
+            k += 1
+    free -= k
+    if c == VG_VAN_GOGH:
+        k = x.paintable if x.paintable < 2 else 2
+        score += _PAINT_GUESS * k if k > 0 else -1.0
+    elif c == VG_ANNA:
+        score += (_PAINT_GUESS if x.paintable > 0 else 0.0) + _ABILITY_WORTH
+    elif c == VG_POSTMAN:
+        if x.paintable > 0:
+            opts[n_opts] = _PAINT_GUESS
+            n_opts += 1
+        if free > 0 and _leftmost_inactive(st, p) >= 0:
+            opts[n_opts] = 2.0 if x.colour != VG_PURPLE_C else 0.2
+            n_opts += 1
+        if st.whites > 0 and st.n_active[p] > 0:
+            opts[n_opts] = 1.5
+            n_opts += 1
+        for i in range(n_opts):
+            if opts[i] > best1:
+                best2 = best1
+                best1 = opts[i]
+            elif opts[i] > best2:
+                best2 = opts[i]
+        if n_opts == 0:
+            score -= 1.0
+        else:
+            score += best1 + (best2 if n_opts > 1 else 0.0)
+    elif c == VG_GACHET:
+        spare = st.n_active[p] - x.paintable
+        unmatched = 0
+        for o in range(4):
+            unmatched += x.want[o] - x.have[o] if x.want[o] > x.have[o] else 0
+        k = spare if spare < unmatched else unmatched
+        if k > 2:
+            k = 2
+        score += 3.0 * k if k > 0 else -1.0
+    elif c == VG_GINOUX:
+        k = free if free < 2 else 2
+        score += 2.0 * k if (k > 0 and st.bag_total > 0) else -1.0
+    elif c == VG_EUGENE:
+        k = free if free < 2 else 2
+        if k == 0 or st.table_total == 0:
+            score -= 1.0
+        else:
+            for code in range(VG_N_CODES):
+                if st.table[code] > 0:
+                    v = _keep_worth(P, x, code)
+                    if v > best1:
+                        best2 = best1
+                        best1 = v
+                    elif v > best2:
+                        best2 = v
+                    if st.table[code] > 1 and v > best2:
+                        best2 = v
+            score += 0.8 * (best1 + (best2 if k > 1 and best2 > -1e8 else 0.0))
+    return score
+
+
+cdef double _action_score(const VanGoghParamsC* P, const VanGoghStateC* st,
+                          const _PolicyC* x, int a) noexcept nogil:
+    cdef int ph = st.phase, code, o, left
+    if A_YELLOW <= a <= A_BLUE or a == A_BRUSH:
+        return _ability_score(P, st, x, a)
+    if ph == PH_CHOOSE:
+        return _char_score(P, st, x, a)
+    if a == A_DONE:
+        return 0.0
+    if a < A_REORIENT:
+        return _paint_score(P, st, x, a)
+    if a < A_RESTART:
+        code = (a - A_REORIENT) >> 2
+        o = (a - A_REORIENT) & 3
+        if not _needed(x, code & 3) and x.want[o] > x.have[o]:
+            return 1.0 + 0.5 * _colour_worth(P, x, code >> 2)
+        return -1.0
+    if a < A_EPIPHANY:
+        return 1.0 + 0.5 * (5.0 - _colour_worth(P, x, (a - A_RESTART) >> 2))
+    if a == A_EPIPHANY:
+        if x.colour == VG_PURPLE_C and not P.solo:
+            return 0.2
+        left = _leftmost_inactive(st, x.p)
+        return _INACTIVE_EP[left] + (2.0 if x.want[st.inactive[x.p][left] & 3] >
+                                     x.have[st.inactive[x.p][left] & 3] else 0.5)
+    if a < A_KEEP:
+        return _keep_worth(P, x, a - A_TAKE)
+    if a < A_YELLOW:
+        return _colour_worth(P, x, a - A_KEEP)
+    if a < A_BLUE_DISCARD:
+        o = a - A_BLUE_ORIENT
+        return <double> (x.want[o] - x.have[o])
+    return -_keep_worth(P, x, a - A_BLUE_DISCARD)
+
+
+cdef int vg_rollout_action(const GameC* g, const void* s, const int* legal, int n,
+                           double u1, double u2) noexcept nogil:
+    """Epsilon-greedy over _action_score: uniform with probability
+    _ROLLOUT_EPSILON (u1), else the best score, ties broken by u2."""
+    cdef const VanGoghStateC* st = <const VanGoghStateC*> s
+    cdef const VanGoghParamsC* P = _p(g)
+    cdef _PolicyC x
+    cdef double scores[VG_NUM_ACTIONS]
+    cdef double best = -1e300
+    cdef int i, ties = 0, k
+    if u1 < _ROLLOUT_EPSILON:
+        i = <int> (u2 * n)
+        return i if i < n else n - 1
+    _policy_init(P, st, vg_current_player(g, s), &x)
+    for i in range(n):
+        scores[i] = _action_score(P, st, &x, legal[i])
+        if scores[i] > best:
+            best = scores[i]
+    for i in range(n):
+        if scores[i] >= best - 1e-9:
+            ties += 1
+    k = <int> (u2 * ties)
+    if k >= ties:
+        k = ties - 1
+    for i in range(n):
+        if scores[i] >= best - 1e-9:
+            if k == 0:
+                return i
+            k -= 1
+    return 0
+
+
 # ------------------------------------------------------------------- setup
 cdef void vg_init(const VanGoghParamsC* P, VanGoghStateC* st) noexcept nogil:
     cdef int p, c, i
@@ -1155,6 +1456,7 @@ def make_core(params):
     core.c.evaluate = vg_evaluate
     core.c.sample_chance = vg_sample_chance
     core.c.scores = vg_scores
+    core.c.rollout_action = vg_rollout_action
     return core
 
 
