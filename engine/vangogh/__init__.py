@@ -73,8 +73,12 @@ ENTRY = GameEntry(
     # iterations (0.60 over 60 games), and a score-margin weight of 0.5 beat
     # none (0.3: 0.65 over 80 games at 500 iterations; 0.6 vs 0.3: 0.55).
     # Cutting rollouts with the heuristic evaluation (rollout_depth=8) lost
-    # (0.35 over 80 games), so rollouts play to the end.
-    extra={"search_defaults": {"form": "is", "margin_weight": 0.5, "rollout_depth": -1}})
+    # (0.35 over 80 games), so rollouts play to the end. Rollouts follow the
+    # core's rollout policy (epsilon-greedy, epsilon 0.3): at 500 iterations
+    # it beat uniform rollouts 0.740 [0.658, 0.822] over 100 games (seed 21;
+    # epsilon 0.15: 0.565 [0.473, 0.657]).
+    extra={"search_defaults": {"form": "is", "margin_weight": 0.5, "rollout_depth": -1,
+                               "rollout": "policy"}})
 register(ENTRY)
 
 
