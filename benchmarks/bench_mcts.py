@@ -70,3 +70,42 @@ def test_mcts_thread_scaling(benchmark, name):
     a, b = statistics.median(one), statistics.median(two)
     _report(benchmark, f"{name} MCTS threads", {"1 thread": a, "2 threads": b,
                                                 "speedup": b / a})
+
+
+def vangogh_opening():
+    """A Van Gogh 2-player opening: the setup draws made (fixed seed), the
+    starting player to choose a character."""
+    import random
+    game = engine.load_game("vangogh(players=2)")
+    state = game.new_initial_state()
+    rng = random.Random(2026)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+    return game, state
+
+
+@pytest.mark.parametrize("rollout", ["policy", "random"])
+def test_vangogh_mcts_threads_and_node_size(benchmark, rollout):
+    """Iterations/s on a Van Gogh opening with 1 and 2 threads (target: 2
+    threads at least 1.8x), and the tree's bytes per node."""
+    from search._mcts import Tree
+    game, state = vangogh_opening()
+    sims = 20_000
+
+    def run(threads, seed):
+        s = Search(game, state, seed=seed, threads=threads, rollout=rollout)
+        t0 = time.perf_counter()
+        s.run(sims)
+        return sims / (time.perf_counter() - t0), s.analysis().nodes
+
+    one, two, nodes = [], [], 0
+    for r in range(ROUNDS):
+        rate, nodes = run(1, r)
+        one.append(rate)
+        two.append(run(2, r)[0])
+    benchmark.pedantic(run, args=(1, 0), rounds=3, iterations=1)
+    a, b = statistics.median(one), statistics.median(two)
+    _report(benchmark, f"vangogh(players=2) opening MCTS ({rollout} rollouts)",
+            {"1 thread": a, "2 threads": b, "speedup": b / a,
+             "bytes per node": Tree.bytes_per_node(), "nodes after 20k": nodes})
