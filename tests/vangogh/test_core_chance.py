@@ -8,26 +8,17 @@ import pytest
 
 import engine
 
+from vg_helpers import twins
+
 SPECS = ["vangogh(players=1)", "vangogh", "vangogh(players=3)", "vangogh(players=5)",
          "vangogh(players=3,roll=4-2-1-0)", "vangogh(players=1,colors=blue,roll=0-1-0-3)"]
 
 
 def _walk(spec, n_games, seed):
     """(core state, reference state) pairs at every chance node of random games."""
-    core_game = engine.load_game(spec, implementation="core")
-    ref_game = engine.load_game(spec, implementation="reference")
-    rng = random.Random(seed)
-    for _ in range(n_games):
-        c, r = core_game.new_initial_state(), ref_game.new_initial_state()
-        while not c.is_terminal():
-            if c.is_chance_node():
-                yield c, r
-                out = c.chance_outcomes()
-                a = rng.choices([a for a, _ in out], [p for _, p in out])[0]
-            else:
-                a = rng.choice(c.legal_actions())
-            c.apply_action(a)
-            r.apply_action(a)
+    for c, r in twins(spec, n_games, seed):
+        if c.is_chance_node():
+            yield c, r
 
 
 @pytest.mark.parametrize("spec", SPECS)

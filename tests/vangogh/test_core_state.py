@@ -12,29 +12,11 @@ from engine import StateFormatError
 from engine.vangogh import core as vg_core
 from engine.vangogh import from_json
 
+from vg_helpers import twins
+
 SPECS = ["vangogh(players=1)", "vangogh", "vangogh(players=3)", "vangogh(players=4)",
          "vangogh(players=5)", "vangogh(players=2,colors=purple-green)",
          "vangogh(players=1,colors=pink)"]
-
-
-def _twins(spec, n_games, seed):
-    """Yield (core state, reference state) along random games, terminal included."""
-    core_game = engine.load_game(spec, implementation="core")
-    ref_game = engine.load_game(spec, implementation="reference")
-    rng = random.Random(seed)
-    for _ in range(n_games):
-        c, r = core_game.new_initial_state(), ref_game.new_initial_state()
-        while True:
-            yield c, r
-            if c.is_terminal():
-                break
-            if c.is_chance_node():
-                out = c.chance_outcomes()
-                a = rng.choices([a for a, _ in out], [p for _, p in out])[0]
-            else:
-                a = rng.choice(c.legal_actions())
-            c.apply_action(a)
-            r.apply_action(a)
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -42,7 +24,7 @@ def test_scores_match_json(spec):
     game = engine.load_game(spec)
     assert vg_core.score_scale(game) > 0
     ended = 0
-    for c, _ in _twins(spec, 3, seed=1):
+    for c, _ in twins(spec, 3, seed=1):
         view = c.to_json()
         assert vg_core.scores(c) == [float(x) for x in view["scores"]]
         ended += c.is_terminal()
@@ -54,7 +36,7 @@ def test_evaluate_agrees_and_is_bounded(spec):
     game = engine.load_game(spec)
     lo, hi = game.min_utility(), game.max_utility()
     seen = set()
-    for c, r in _twins(spec, 3, seed=2):
+    for c, r in twins(spec, 3, seed=2):
         ec, er = c.evaluate(), r.evaluate()
         assert ec is not None and len(ec) == game.num_players()
         assert ec == pytest.approx(er, rel=0, abs=1e-12), (c.to_json()["phase"], ec, er)
@@ -92,7 +74,7 @@ def test_evaluate_follows_the_score():
 def test_from_json_round_trip(spec):
     rng = random.Random(3)
     checked = 0
-    for c, r in _twins(spec, 2, seed=3):
+    for c, r in twins(spec, 2, seed=3):
         if rng.random() > 0.2 and not c.is_terminal():
             continue
         core_game, ref_game = c.get_game(), r.get_game()

@@ -123,3 +123,23 @@ def chance(state, outcome):
 
 def phase(state):
     return state.to_json()["phase"]
+
+
+def twins(spec, n_games, seed):
+    """Yield (core state, reference state) along random games, terminal included."""
+    core_game = engine.load_game(spec, implementation="core")
+    ref_game = engine.load_game(spec, implementation="reference")
+    rng = random.Random(seed)
+    for _ in range(n_games):
+        c, r = core_game.new_initial_state(), ref_game.new_initial_state()
+        while True:
+            yield c, r
+            if c.is_terminal():
+                break
+            if c.is_chance_node():
+                out = c.chance_outcomes()
+                a = rng.choices([a for a, _ in out], [p for _, p in out])[0]
+            else:
+                a = rng.choice(c.legal_actions())
+            c.apply_action(a)
+            r.apply_action(a)
