@@ -287,39 +287,43 @@ class Search:
                 votes[best_first] = votes.get(best_first, 0) + 1
         n_players = self.game.num_players()
         has_scores = self.game.core.has_scores
-        cands = []
+        rows = []
         for key, rec in merged.items():
-            if rec["visits"] <= 0:
+            if rec["visits"] > 0:
+                rows.append((key[0][1], rec))
+        if self.form == "pimc":
+            rows.sort(key=lambda r: (-votes.get(r[0], 0), -r[1]["visits"], r[0]))
+        else:
+            first_visits: dict[int, int] = {}
+            for action, rec in rows:
+                first_visits[action] = first_visits.get(action, 0) + rec["visits"]
+            # the most visited first action leads; within it, its turns by visits
+            rows.sort(key=lambda r: (-first_visits[r[0]], -r[1]["visits"], r[0]))
+        # Texts and principal variations cost far more than the statistics
+        # (each step replays the position), so only the candidates returned
+        # are described: a bot asking for the best move describes one.
+        cands = []
+        for action, rec in rows:
+            if top_k is not None and len(cands) >= top_k:
+                break
+            nodes, path = max(rec["paths"], key=lambda np_: int(np_[0][np_[1][-1]]["n_visits"]))
+            turn, pv = self._describe(nodes, path)
+            if not turn or turn[0].is_chance:
                 continue
             n = rec["n"] or 1.0
             values = ([float(x) / n for x in rec["sum_u"][:n_players]] if rec["sum_u"] is not None
                       else [0.0] * n_players)
             mean = values[player]
             var = max(rec["sum_u2"] / n - mean * mean, 0.0)
-            nodes, path = max(rec["paths"], key=lambda np_: int(np_[0][np_[1][-1]]["n_visits"]))
-            turn, pv = self._describe(nodes, path)
-            if not turn or turn[0].is_chance:
-                continue
-            first = turn[0]
             cands.append(Candidate(
-                action=first.action, text=first.text, turn=turn, visits=rec["visits"],
+                action=action, text=turn[0].text, turn=turn, visits=rec["visits"],
                 value=mean, values=values,
                 win_prob=(float(rec["sum_win"][player]) / n if rec["sum_win"] is not None else 0.0),
                 scores=([float(x) / n for x in rec["sum_score"][:n_players]]
                         if has_scores and rec["sum_score"] is not None else None),
-                ci=Z95 * math.sqrt(var / n), pv=pv, votes=votes.get(first.action, 0)))
-        if self.form == "pimc":
-            cands.sort(key=lambda c: (-c.votes, -c.visits, c.action))
-        else:
-            first_visits: dict[int, int] = {}
-            for c in cands:
-                first_visits[c.action] = first_visits.get(c.action, 0) + c.visits
-            # the most visited first action leads; within it, its turns by visits
-            cands.sort(key=lambda c: (-first_visits[c.action], -c.visits, c.action))
-        if top_k is not None:
-            cands = cands[:top_k]
+                ci=Z95 * math.sqrt(var / n), pv=pv, votes=votes.get(action, 0)))
         return Analysis(player=player, iterations=self.iterations, elapsed=self.elapsed,
-                        nodes=sum(len(e[0]) for e in exports), form=self.form,
+                        nodes=sum(t.n_nodes for t in self._trees), form=self.form,
                         threads=self.threads, candidates=cands)
 
     def _describe(self, nodes, path, pv_length: int = 12):

@@ -234,3 +234,33 @@ def test_reused_tree_offers_only_actions_legal_in_the_real_position(form):
         steps += 1
     assert state.is_terminal()
     assert all(b._searches < steps for b in bots)      # trees were reused
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_top_k_is_the_head_of_the_full_ranking(form):
+    # analysis(top_k) describes only the candidates it returns; they must be
+    # exactly the first k of the full ranking, with the same statistics.
+    import random
+    if engine.game_entry("vangogh").core is None:
+        pytest.skip("vangogh has no core")
+    game = engine.load_game("vangogh(players=2)")
+    state = game.new_initial_state()
+    rng = random.Random(11)
+    checked = 0
+    while not state.is_terminal() and checked < 12:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 2:
+            s = Search(game, state, seed=checked, form=form)
+            s.run(300)
+            full = s.analysis().candidates
+            assert len(full) >= 2
+            for k in (1, 2, 5):
+                head = s.analysis(top_k=k).candidates
+                assert head == full[:k]
+            checked += 1
+        state.apply_action(rng.choice(legal))
+    assert checked == 12
