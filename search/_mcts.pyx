@@ -473,6 +473,67 @@ cdef class Tree:
                             dtype=STATS_DTYPE).copy()
         return nodes, ext
 
+    def export_turn(self, int player, int pv_nodes):
+        """What an analysis reads, without copying the whole tree: the root,
+        the root player's turn region (the root's decision children, then
+        children by `player` with no chance between), and from each leaf of
+        that region the chain of most visited children, up to `pv_nodes`
+        long. Links are renumbered within the copy; a region node keeps only
+        its region children and a chain node only its most visited child, so
+        walks over the copy give what they give over `export()`. The
+        turn-statistics array is copied whole (it holds turn nodes only)."""
+        cdef NodeC* nodes = self.nodes
+        cdef int head = 0, i, c, best, best_v, k, at, n_region
+        cdef list keep = [0]            # old indices; the copy's rows in this order
+        cdef list kids = []             # per row: the rows of its kept children
+        cdef list row_kids
+        while head < len(keep):         # the region, breadth first
+            i = keep[head]
+            row_kids = []
+            c = nodes[i].first_child
+            while c >= 0:
+                if nodes[c].kind != KIND_CHANCE and (
+                        i == 0 or (nodes[c].mover == player
+                                   and not (nodes[c].flags & FLAG_AFTER_CHANCE))):
+                    row_kids.append(len(keep))
+                    keep.append(c)
+                c = nodes[c].next_sibling
+            kids.append(row_kids)
+            head += 1
+        n_region = len(keep)
+        for head in range(1, n_region):  # chains below the region's leaves
+            if kids[head]:
+                continue
+            at, i = head, keep[head]
+            for k in range(pv_nodes):
+                best, best_v = -1, -1
+                c = nodes[i].first_child
+                while c >= 0:           # first of the most visited, as analysis picks
+                    if nodes[c].n_visits > best_v:
+                        best, best_v = c, nodes[c].n_visits
+                    c = nodes[c].next_sibling
+                if best < 0:
+                    break
+                kids[at] = [len(keep)]
+                at, i = len(keep), best
+                keep.append(best)
+                kids.append([])
+        whole = np.frombuffer((<char*> nodes)[:self.n_nodes * sizeof(NodeC)], dtype=NODE_DTYPE)
+        out = whole[np.asarray(keep, dtype=np.int64)]       # fancy indexing copies the rows
+        first = np.full(len(keep), -1, dtype=np.int32)
+        sibling = np.full(len(keep), -1, dtype=np.int32)
+        for k in range(len(keep)):
+            row_kids = kids[k]
+            if row_kids:
+                first[k] = row_kids[0]
+                for at in range(len(row_kids) - 1):
+                    sibling[<int> row_kids[at]] = row_kids[at + 1]
+        out["first_child"] = first
+        out["next_sibling"] = sibling
+        ext = np.frombuffer((<char*> self.ext)[:self.n_ext * sizeof(TurnStatsC)],
+                            dtype=STATS_DTYPE).copy()
+        return out, ext
+
     def advance(self, actions):
         """Move the root along `actions` (decisions and chance outcomes applied
         to the position since the last search), keeping the subtree below.

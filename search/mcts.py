@@ -30,6 +30,7 @@ from ._mcts import FORMS, ROLLOUTS, Tree
 KIND_CHANCE = 1
 FLAG_AFTER_CHANCE = 1
 Z95 = 1.959963984540054
+PV_LENGTH = 12            # steps of principal variation shown after a candidate's turn
 
 
 class SearchError(EaselError, ValueError):
@@ -250,8 +251,8 @@ class Search:
         return self.analysis(top_k=1).best.action
 
     def analysis(self, top_k: int | None = None) -> Analysis:
-        exports = [t.export() for t in self._trees]
         player = self._root.current_player()
+        exports = [_export(t, player) for t in self._trees]
         # After tree reuse across chance events (IS form) the root may hold
         # children for actions legal only in other worlds: only the actions
         # legal in the real position are candidates.
@@ -326,7 +327,7 @@ class Search:
                         nodes=sum(t.n_nodes for t in self._trees), form=self.form,
                         threads=self.threads, candidates=cands)
 
-    def _describe(self, nodes, path, pv_length: int = 12):
+    def _describe(self, nodes, path, pv_length: int = PV_LENGTH):
         """Texts for a turn path and the principal variation after it."""
         state = self._root.clone()
         turn = []
@@ -346,6 +347,13 @@ class Search:
                 break
             pv.extend(step)
         return turn, pv
+
+
+def _export(tree, player: int):
+    """The part of a tree an analysis reads (the root player's turn and the
+    principal variations after it), copied: a few thousand nodes however
+    large the tree has grown."""
+    return tree.export_turn(player, PV_LENGTH)
 
 
 def _most_visited_child(nodes, node: int) -> int:

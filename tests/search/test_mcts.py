@@ -264,3 +264,34 @@ def test_top_k_is_the_head_of_the_full_ranking(form):
             checked += 1
         state.apply_action(rng.choice(legal))
     assert checked == 12
+
+
+@pytest.mark.parametrize("name", ["vangogh(players=2)", "vangogh(players=3)", "connect_four", "pig"])
+@pytest.mark.parametrize("form", FORMS)
+def test_turn_export_gives_the_analysis_of_the_whole_tree(name, form, monkeypatch):
+    # The analysis copies only the turn region and the PV chains; it must
+    # read exactly what a copy of the whole tree would give, reused trees too.
+    import random
+    from search import mcts
+    game = engine.load_game(name)
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    bot = MCTSBot(game, iterations=400, seed=2, form=form, early_stop=False)
+    checked = 0
+    while not state.is_terminal() and checked < 8:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            part = bot.analyze(state)
+            with monkeypatch.context() as m:
+                m.setattr(mcts, "_export", lambda tree, player: tree.export())
+                whole = bot._search.analysis()
+            assert part == whole
+            nodes, _ = bot._search._trees[0].export_turn(state.current_player(), mcts.PV_LENGTH)
+            assert len(nodes) <= bot._search._trees[0].n_nodes
+            checked += 1
+        state.apply_action(rng.choice(legal))
+    assert checked == 8
