@@ -205,33 +205,48 @@ def test_forced_move_needs_no_search():
     assert bot._search is None
 
 
-@pytest.mark.parametrize("form", ["is", "closed"])
-def test_reused_tree_offers_only_actions_legal_in_the_real_position(form):
-    # Van Gogh: after tree reuse across draws from the bag, the root may hold
-    # children for Minigoghs that were drawn only in other worlds.
+def _walk(game, seed: int, choose, max_decisions: int = 400):
+    """Play a game from the start: chance by its probabilities (seeded), each
+    decision by choose(state, legal), until the end, max_decisions, or
+    choose returns None. Returns the last state and the decisions made."""
     import random
-    if engine.game_entry("vangogh").core is None:
-        pytest.skip("vangogh has no core")
-    game = engine.load_game("vangogh(players=2)")
+    rng = random.Random(seed)
     state = game.new_initial_state()
-    rng = random.Random(3)
-    bots = [MCTSBot(game, iterations=150, seed=s, form=form) for s in (1, 2)]
-    steps = 0
-    while not state.is_terminal() and steps < 400:
+    decisions = 0
+    while not state.is_terminal() and decisions < max_decisions:
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
             state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
             continue
-        bot = bots[state.current_player()]
-        legal = state.legal_actions()
-        if len(legal) > 1:
-            analysis = bot.analyze(state)
-            assert {c.action for c in analysis.candidates} <= set(legal)
-            action = analysis.best.action
-        else:
-            action = legal[0]
+        action = choose(state, state.legal_actions(), rng)
+        if action is None:
+            break
         state.apply_action(action)
-        steps += 1
+        decisions += 1
+    return state, decisions
+
+
+def _vangogh(players: int = 2):
+    if engine.game_entry("vangogh").core is None:
+        pytest.skip("vangogh has no core")
+    return engine.load_game(f"vangogh(players={players})")
+
+
+@pytest.mark.parametrize("form", ["is", "closed"])
+def test_reused_tree_offers_only_actions_legal_in_the_real_position(form):
+    # Van Gogh: after tree reuse across draws from the bag, the root may hold
+    # children for Minigoghs that were drawn only in other worlds.
+    game = _vangogh()
+    bots = [MCTSBot(game, iterations=150, seed=s, form=form) for s in (1, 2)]
+
+    def choose(state, legal, rng):
+        if len(legal) == 1:
+            return legal[0]
+        analysis = bots[state.current_player()].analyze(state)
+        assert {c.action for c in analysis.candidates} <= set(legal)
+        return analysis.best.action
+
+    state, steps = _walk(game, 3, choose)
     assert state.is_terminal()
     assert all(b._searches < steps for b in bots)      # trees were reused
 
@@ -240,30 +255,24 @@ def test_reused_tree_offers_only_actions_legal_in_the_real_position(form):
 def test_top_k_is_the_head_of_the_full_ranking(form):
     # analysis(top_k) describes only the candidates it returns; they must be
     # exactly the first k of the full ranking, with the same statistics.
-    import random
-    if engine.game_entry("vangogh").core is None:
-        pytest.skip("vangogh has no core")
-    game = engine.load_game("vangogh(players=2)")
-    state = game.new_initial_state()
-    rng = random.Random(11)
-    checked = 0
-    while not state.is_terminal() and checked < 12:
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            continue
-        legal = state.legal_actions()
+    game = _vangogh()
+    checked = []
+
+    def choose(state, legal, rng):
+        if len(checked) == 12:
+            return None
         if len(legal) > 2:
-            s = Search(game, state, seed=checked, form=form)
+            s = Search(game, state, seed=len(checked), form=form)
             s.run(300)
             full = s.analysis().candidates
             assert len(full) >= 2
             for k in (1, 2, 5):
-                head = s.analysis(top_k=k).candidates
-                assert head == full[:k]
-            checked += 1
-        state.apply_action(rng.choice(legal))
-    assert checked == 12
+                assert s.analysis(top_k=k).candidates == full[:k]
+            checked.append(True)
+        return rng.choice(legal)
+
+    _walk(game, 11, choose)
+    assert len(checked) == 12
 
 
 @pytest.mark.parametrize("name", ["vangogh(players=2)", "vangogh(players=3)", "connect_four", "pig"])
@@ -271,27 +280,24 @@ def test_top_k_is_the_head_of_the_full_ranking(form):
 def test_turn_export_gives_the_analysis_of_the_whole_tree(name, form, monkeypatch):
     # The analysis copies only the turn region and the PV chains; it must
     # read exactly what a copy of the whole tree would give, reused trees too.
-    import random
     from search import mcts
-    game = engine.load_game(name)
-    state = game.new_initial_state()
-    rng = random.Random(5)
+    game = _vangogh(int(name[-2])) if name.startswith("vangogh") else engine.load_game(name)
     bot = MCTSBot(game, iterations=400, seed=2, form=form, early_stop=False)
-    checked = 0
-    while not state.is_terminal() and checked < 8:
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            continue
-        legal = state.legal_actions()
+    checked = []
+
+    def choose(state, legal, rng):
+        if len(checked) == 8:
+            return None
         if len(legal) > 1:
             part = bot.analyze(state)
             with monkeypatch.context() as m:
                 m.setattr(mcts, "_export", lambda tree, player: tree.export())
                 whole = bot._search.analysis()
             assert part == whole
-            nodes, _ = bot._search._trees[0].export_turn(state.current_player(), mcts.PV_LENGTH)
-            assert len(nodes) <= bot._search._trees[0].n_nodes
-            checked += 1
-        state.apply_action(rng.choice(legal))
-    assert checked == 8
+            tree = bot._search._trees[0]
+            assert len(tree.export_turn(state.current_player(), mcts.PV_LENGTH)[0]) <= tree.n_nodes
+            checked.append(True)
+        return rng.choice(legal)
+
+    _walk(game, 5, choose)
+    assert len(checked) == 8
