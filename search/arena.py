@@ -339,6 +339,16 @@ def format_report(summary: dict) -> str:
             p = e["pairs"]
             lines.append("Block pairs for " + e["bots"][0] + ": " +
                          ", ".join(f"{k} {v}" for k, v in p.items()))
+    if s.get("ratings"):
+        lines.append("Ratings (Bradley-Terry Elo, mean 0; 95% bootstrap over blocks):")
+        for r in sorted(s["ratings"], key=lambda r: -r["elo"]):
+            span = (f" [{_elo(r['low'])}, {_elo(r['high'])}]" if r["low"] is not None else "")
+            lines.append(f"  {r['label']:<{width}}  {_elo(r['elo'])}{span}  ({r['games']} games)")
+        lines.append("Head to head (first bot's score, Elo difference):")
+        for e in s["head_to_head"]:
+            span = f" [{_elo(e['low'])}, {_elo(e['high'])}]" if e["low"] is not None else ""
+            lines.append(f"  {e['bots'][0]} vs {e['bots'][1]}: score {_ci(e['score'])}, "
+                         f"Elo {_elo(e['diff'])}{span}")
     for b in s["bots"]:
         sc = b.get("score")
         if sc is not None:

@@ -20,6 +20,9 @@ ties counting half. Elo = 400 log10(s / (1 - s)); its interval is the score
 interval mapped through the same (monotone) function; a score of 0 or 1 has
 an infinite Elo, reported as +-ELO_CAP. LOS, the likelihood of
 superiority, is the normal probability that the true score exceeds 1/2.
+Every pair of bots that met gets the same head-to-head figures; with more
+than two bots, `ratings` fits one Elo scale to all of them (Bradley-Terry)
+with intervals from a bootstrap over blocks.
 """
 from __future__ import annotations
 
@@ -96,7 +99,7 @@ def summarize(records, labels, num_players):
     per_seat = [defaultdict(list) for _ in range(num_players)]          # seat -> block -> shares
     bot_seat = [[[0, 0.0] for _ in range(num_players)] for _ in range(k)]   # games, share sum
     think = [[0.0, 0] for _ in range(k)]                                 # seconds, decisions
-    head = defaultdict(list)                                             # block -> bot-0 scores
+    head = defaultdict(lambda: defaultdict(list))    # (a, b), a < b -> block -> a's scores
     lengths, draws = [], 0
     for rec in records:
         outcomes = seat_outcomes(rec["returns"], rec.get("scores"))
@@ -120,15 +123,15 @@ def summarize(records, labels, num_players):
             b = rec["seats"][seat]["bot"]
             think[b][0] += secs
             think[b][1] += n_dec
-        if k == 2:
-            a_seats = [s for s, e in enumerate(rec["seats"]) if e["bot"] == 0]
-            b_seats = [s for s, e in enumerate(rec["seats"]) if e["bot"] == 1]
-            pairs = [(x, y) for x in a_seats for y in b_seats]
-            if pairs:
-                r = rec["returns"]
-                score = sum(1.0 if r[x] > r[y] + _EPS else 0.5 if abs(r[x] - r[y]) <= _EPS
-                            else 0.0 for x, y in pairs) / len(pairs)
-                head[block].append(score)
+        r = rec["returns"]
+        bots_in = sorted({e["bot"] for e in rec["seats"]})
+        for i, a in enumerate(bots_in):
+            for b in bots_in[i + 1:]:
+                pairs = [(x, y) for x, ex in enumerate(rec["seats"]) if ex["bot"] == a
+                         for y, ey in enumerate(rec["seats"]) if ey["bot"] == b]
+                head[(a, b)][block].append(
+                    sum(1.0 if r[x] > r[y] + _EPS else 0.5 if abs(r[x] - r[y]) <= _EPS
+                        else 0.0 for x, y in pairs) / len(pairs))
 
     def block_means(cells, key):
         return [sum(c[key]) / len(c[key]) for _, c in sorted(cells.items()) if c[key]]
@@ -165,24 +168,8 @@ def summarize(records, labels, num_players):
                      for key in ("mean", "low", "high")}
         first_adv["n"] = first["n"]
 
-    elo = None
-    if k == 2 and head:
-        means = [sum(v) / len(v) for _, v in sorted(head.items()) if v]
-        score = interval(means, bounds=(0.0, 1.0))
-        los = None
-        if score["n"] >= 2:
-            m = score["mean"]
-            sd = math.sqrt(sum((x - m) ** 2 for x in means) / (len(means) - 1))
-            se = sd / math.sqrt(len(means))
-            los = (1.0 if m > 0.5 else 0.0 if m < 0.5 else 0.5) if se == 0 \
-                else NormalDist().cdf((m - 0.5) / se)
-        elo = {"bots": [labels[0], labels[1]],
-               "score": score,
-               "diff": elo_of(score["mean"]),
-               "low": elo_of(score["low"]),
-               "high": elo_of(score["high"]),
-               "los": los,
-               "pairs": _pentanomial(head) if num_players == 2 else None}
+    h2h = [_pair_result(head[pair], labels, pair, num_players) for pair in sorted(head)]
+    elo = h2h[0] if k == 2 and h2h else None
 
     return {
         "games": len(lengths),
@@ -191,9 +178,97 @@ def summarize(records, labels, num_players):
         "seats": seats,
         "first_player_advantage": first_adv,
         "elo": elo,
+        "head_to_head": h2h,
+        "ratings": ratings(head, labels) if k > 2 else None,
         "draw_rate": (draws / len(lengths)) if lengths else None,
         "mean_decisions": (sum(lengths) / len(lengths)) if lengths else None,
     }
+
+
+def _pair_result(blocks, labels, pair, num_players):
+    """Bot a against bot b (pair = (a, b)): a's head-to-head score over the
+    block means, its Elo and LOS, and the pentanomial counts."""
+    a, b = pair
+    means = [sum(v) / len(v) for _, v in sorted(blocks.items()) if v]
+    score = interval(means, bounds=(0.0, 1.0))
+    los = None
+    if score["n"] >= 2:
+        m = score["mean"]
+        sd = math.sqrt(sum((x - m) ** 2 for x in means) / (len(means) - 1))
+        se = sd / math.sqrt(len(means))
+        los = (1.0 if m > 0.5 else 0.0 if m < 0.5 else 0.5) if se == 0 \
+            else NormalDist().cdf((m - 0.5) / se)
+    return {"bots": [labels[a], labels[b]],
+            "score": score,
+            "diff": elo_of(score["mean"]),
+            "low": elo_of(score["low"]),
+            "high": elo_of(score["high"]),
+            "los": los,
+            "pairs": _pentanomial(blocks) if num_players == 2 else None}
+
+
+def _bradley_terry(wins, games):
+    """Elo ratings (mean 0) from k x k matrices of scores and games, by
+    Hunter's (2004) MM iteration for the Bradley-Terry model. Every pair that
+    met gets one extra drawn game, a weak prior that keeps a bot that won or
+    lost every game at a finite rating."""
+    import numpy as np
+    met = games > 0
+    w = wins + 0.5 * met
+    n = games + met
+    total = w.sum(axis=1)
+    p = np.ones(len(w))
+    for _ in range(500):
+        denom = (n / (p[:, None] + p[None, :])).sum(axis=1)
+        new = np.where(denom > 0, total / np.where(denom > 0, denom, 1.0), p)
+        new /= np.exp(np.log(new).mean())
+        if np.max(np.abs(new - p)) < 1e-10:
+            p = new
+            break
+        p = new
+    r = 400.0 * np.log10(p)
+    return r - r.mean()
+
+
+RATING_RESAMPLES = 400
+
+
+def ratings(head, labels, resamples: int = RATING_RESAMPLES):
+    """Ratings of every bot of a tournament: Bradley-Terry Elo (mean 0) fitted
+    to all head-to-head scores, with 95% intervals from a bootstrap over
+    blocks (blocks are independent; games in a block are not). Seeded: the
+    same records give the same intervals."""
+    import numpy as np
+    k = len(labels)
+    blocks = sorted({blk for per in head.values() for blk in per})
+    if not blocks:
+        return None
+    index = {blk: i for i, blk in enumerate(blocks)}
+    wins = np.zeros((len(blocks), k, k))
+    games = np.zeros((len(blocks), k, k))
+    for (a, b), per in head.items():
+        for blk, scores in per.items():
+            i = index[blk]
+            wins[i, a, b] += sum(scores)
+            wins[i, b, a] += len(scores) - sum(scores)
+            games[i, a, b] += len(scores)
+            games[i, b, a] += len(scores)
+    point = _bradley_terry(wins.sum(axis=0), games.sum(axis=0))
+    rng = np.random.default_rng(0)
+    draws = []
+    if len(blocks) >= 2:
+        for _ in range(resamples):
+            pick = rng.integers(0, len(blocks), len(blocks))
+            draws.append(_bradley_terry(wins[pick].sum(axis=0), games[pick].sum(axis=0)))
+    draws = np.array(draws)
+    out = []
+    for b in range(k):
+        low = high = None
+        if len(draws):
+            low, high = (float(x) for x in np.percentile(draws[:, b], [2.5, 97.5]))
+        out.append({"bot": b, "label": labels[b], "elo": float(point[b]), "low": low,
+                    "high": high, "games": int(games[:, b, :].sum())})
+    return out
 
 
 def _score_summary(cells):

@@ -264,6 +264,7 @@ def test_json_schema_and_cli_end_to_end(tmp_path, capsys):
     data = json.loads(out.read_text())
     for key in ("format", "game", "specs", "labels", "seed", "jobs", "games", "blocks",
                 "block_size", "rotations", "bots", "seats", "first_player_advantage", "elo",
+                "head_to_head", "ratings",
                 "interrupted", "draw_rate", "mean_decisions", "seconds"):
         assert key in data, key
     assert data["format"] == "easel-arena-v1" and data["game"] == PIG
@@ -336,3 +337,74 @@ def test_solo_arena_reports_goal_rate_and_scores():
     assert bot["score"]["median"] == sorted(scores)[1]
     reached = [r["returns"][0] >= 0 for r in result.records]
     assert bot["win_rate"]["mean"] == pytest.approx(sum(reached) / 3)
+
+
+# -- tournaments of more than two bots -------------------------------------------------
+
+def _duel(block, a, b, a_wins):
+    """A 2-player record: bot a in seat 0 against bot b; a wins, loses or draws."""
+    returns = [1.0, -1.0] if a_wins is True else [-1.0, 1.0] if a_wins is False else [0.0, 0.0]
+    return {"block": block, "returns": returns, "scores": None, "steps": [], "decisions": 2,
+            "seats": [{"bot": a}, {"bot": b}], "think": [0.0, 0.0], "seat_decisions": [1, 1]}
+
+
+def test_ratings_order_a_transitive_tournament():
+    # a beats b and c, b beats c, in every one of 10 blocks
+    records = []
+    for block in range(10):
+        records += [_duel(block, 0, 1, True), _duel(block, 1, 0, False),
+                    _duel(block, 0, 2, True), _duel(block, 1, 2, True)]
+    s = summarize(records, ["a", "b", "c"], 2)
+    assert s["elo"] is None                                   # Elo is the two-bot figure
+    assert [e["bots"] for e in s["head_to_head"]] == [["a", "b"], ["a", "c"], ["b", "c"]]
+    assert [e["score"]["mean"] for e in s["head_to_head"]] == [1.0, 1.0, 1.0]
+    assert s["head_to_head"][0]["pairs"] == {"LL": 0, "LD": 0, "DD_WL": 0, "WD": 0, "WW": 10}
+    r = {x["label"]: x for x in s["ratings"]}
+    assert r["a"]["elo"] > r["b"]["elo"] > r["c"]["elo"]
+    assert sum(x["elo"] for x in s["ratings"]) == pytest.approx(0.0, abs=1e-6)
+    assert all(x["low"] <= x["elo"] <= x["high"] for x in s["ratings"])
+    assert [r[x]["games"] for x in "abc"] == [30, 30, 20]
+    text = format_report({**s, "game": "g", "block_size": 4, "seed": 0, "jobs": 1,
+                          "seconds": 1.0, "interrupted": False})
+    assert "Ratings (Bradley-Terry Elo" in text and "a vs b: score 1.000" in text
+
+
+def test_ratings_recover_known_strengths():
+    # 400 games a pair, won in proportion to the expected score of Elo
+    # ratings +200, 0, -200: the fit finds them (the one-draw prior pulls a
+    # little toward the middle).
+    truth = [200.0, 0.0, -200.0]
+    records = []
+    for a, b in [(0, 1), (0, 2), (1, 2)]:
+        expected = 1.0 / (1.0 + 10 ** ((truth[b] - truth[a]) / 400.0))
+        wins = round(400 * expected)
+        for g in range(400):
+            records.append(_duel(g % 40, a, b, g < wins))
+    s = summarize(records, ["a", "b", "c"], 2)
+    for x, want in zip(s["ratings"], truth):
+        assert x["elo"] == pytest.approx(want, abs=8.0)
+        assert x["low"] - 1e-6 <= want <= x["high"] + 1e-6
+
+
+def test_even_bots_rate_even():
+    records = []
+    for block in range(20):
+        for a, b in [(0, 1), (1, 2), (2, 0)]:
+            records += [_duel(block, a, b, True), _duel(block, b, a, True)]
+    s = summarize(records, ["a", "b", "c"], 2)
+    assert all(abs(x["elo"]) < 1e-6 for x in s["ratings"])
+    assert all(e["score"]["mean"] == 0.5 for e in s["head_to_head"])
+
+
+def test_two_bot_elo_is_their_head_to_head():
+    result = run_arena(PIG, ["greedy", "random"], games=8, seed=4)
+    s = result.summary
+    assert s["ratings"] is None and s["head_to_head"] == [s["elo"]]
+
+
+def test_three_bot_arena_reports_ratings(capsys):
+    code = main(["arena", PIG, "--bots", "greedy", "random", "random", "--games", "12",
+                 "--seed", "3", "--no-progress"])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "Ratings (Bradley-Terry Elo" in text and "greedy vs random#1" in text
