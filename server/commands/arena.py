@@ -10,7 +10,8 @@ def add_parser(sub):
         "arena", help="play bots against each other: ratings, seat balance, game records",
         description="Play bot-versus-bot games in duplicate blocks (one seed per block, every "
                     "seat rotation, the same chance outcomes within a block) and report win "
-                    "rate, mean rank and score margin with 95%% intervals, Elo for two bots, "
+                    "rate, mean rank and score margin with 95% intervals, head-to-head scores "
+                    "and Elo for every pair of bots, Bradley-Terry ratings for more than two, "
                     "and per-seat results.")
     p.add_argument("game", help="game string, e.g. pig or 'vangogh(players=3)'")
     p.add_argument("--bots", nargs="+", required=True, metavar="SPEC",

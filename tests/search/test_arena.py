@@ -408,3 +408,14 @@ def test_three_bot_arena_reports_ratings(capsys):
     assert code == 0
     text = capsys.readouterr().out
     assert "Ratings (Bradley-Terry Elo" in text and "greedy vs random#1" in text
+
+
+@pytest.mark.parametrize("command", ["arena", "replay", "suggest", "serve", "games"])
+def test_help_texts_read_cleanly(command, capsys):
+    # argparse %-formats help strings but not descriptions: a doubled %% in
+    # a description shows as such.
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--help"])
+    assert exit_info.value.code == 0
+    text = capsys.readouterr().out
+    assert "%%" not in text and f"usage: easel {command}" in text
