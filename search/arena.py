@@ -37,7 +37,7 @@ from engine.errors import EaselError, IllegalActionError
 from .bots import player_scores
 from .records import RECORD_FORMAT, write_record
 from .specs import make_bot, parse_spec
-from .stats import summarize
+from .stats import head_score, sprt as sprt_test, summarize
 
 ARENA_FORMAT = "easel-arena-v1"
 MAX_PERMUTATIONS = 60
@@ -201,13 +201,33 @@ def plan(game, specs, games: int, seed: int, implementation: str = "core") -> li
     return tasks
 
 
+class _Decided(Exception):
+    """The SPRT reached a decision: stop playing."""
+
+
+def _complete_block_scores(records_by_block: dict, block_size: int) -> list[float]:
+    """Bot 0's mean head-to-head score in each complete block, in block order."""
+    out = []
+    for block in sorted(records_by_block):
+        recs = records_by_block[block]
+        if len(recs) == block_size:
+            scores = [x for x in (head_score(r, 0, 1) for r in recs) if x is not None]
+            if scores:
+                out.append(sum(scores) / len(scores))
+    return out
+
+
 def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int = 1,
               records_path=None, implementation: str = "core", progress: bool = False,
-              on_record=None) -> ArenaResult:
+              on_record=None, sprt: dict | None = None) -> ArenaResult:
     """Play a tournament; return its statistics (and the records, in game order).
 
     Interrupted by Ctrl-C, it stops the games in progress and reports the
-    finished ones (`interrupted` is then True)."""
+    finished ones (`interrupted` is then True).
+
+    sprt: {"elo0", "elo1", "alpha", "beta"} for two bots: after each complete
+    block, test H0 (Elo elo0) against H1 (Elo elo1) for the first bot and stop
+    as soon as one is accepted; `games` is then the most that will be played."""
     import engine
     game = engine.load_game(game_spec, implementation)
     if len(specs) < 2 and game.num_players() > 1:
@@ -218,6 +238,14 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
         raise ArenaError(f"--games must be at least 1, got {games}")
     if jobs < 1:
         raise ArenaError(f"--jobs must be at least 1, got {jobs}")
+    if sprt is not None:
+        if len(specs) != 2 or game.num_players() < 2:
+            raise ArenaError("--sprt compares exactly two bots in a game of two or more players, "
+                             f"got {len(specs)} bot(s) in a {game.num_players()}-player game")
+        try:
+            sprt_test([], **sprt)
+        except (TypeError, ValueError) as e:
+            raise ArenaError(f"--sprt: {e}") from None
     labels = bot_labels(specs)
     for spec in specs:                       # refuse a bad spec before any game starts
         make_bot(spec, game, seed=0)
@@ -232,6 +260,8 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
         from tqdm import tqdm
         bar = tqdm(total=len(tasks), unit="game", desc=game.spec, dynamic_ncols=True)
 
+    by_block: dict[int, list] = {}
+
     def take(result):
         if isinstance(result, tuple):
             raise ArenaError(result[1])
@@ -242,6 +272,12 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
             bar.update(1)
         if on_record is not None:
             on_record(result)
+        if sprt is not None:
+            block = by_block.setdefault(result["block"], [])
+            block.append(result)
+            if len(block) == len(rotations) and sprt_test(
+                    _complete_block_scores(by_block, len(rotations)), **sprt)["decision"]:
+                raise _Decided
 
     pool = None
     try:
@@ -259,6 +295,8 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
             pool = None
     except KeyboardInterrupt:
         interrupted = True
+    except _Decided:
+        pass
     finally:
         if pool is not None:
             pool.terminate()
@@ -270,6 +308,13 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
 
     records.sort(key=lambda r: r["index"])
     summary = summarize(records, labels, game.num_players())
+    if sprt is not None:
+        grouped: dict[int, list] = {}
+        for r in records:
+            grouped.setdefault(r["block"], []).append(r)
+        summary["sprt"] = sprt_test(_complete_block_scores(grouped, len(rotations)), **sprt)
+    else:
+        summary["sprt"] = None
     n_blocks = len({t.block for t in tasks})
     per_block = {}
     for r in records:
@@ -317,7 +362,9 @@ def format_report(summary: dict) -> str:
     s = summary
     lines = [f"Arena: {s['game']}  {s['games']} games in {s['blocks']} duplicate block(s) of "
              f"{s['block_size']} seat rotation(s), seed {s['seed']}, {s['jobs']} job(s), "
-             f"{s['seconds']:.1f} s" + ("  (interrupted)" if s["interrupted"] else "")]
+             f"{s['seconds']:.1f} s" + ("  (interrupted)" if s["interrupted"] else "")
+             + ("  (stopped: the SPRT decided)" if (s.get("sprt") or {}).get("decision")
+                and s["games"] < s["games_planned"] else "")]
     lines.append("95% intervals over block means.")
     width = max([len(b["label"]) for b in s["bots"]] + [3])
     head = (f"{'bot':<{width}}  {'games':>5}  {'win rate':<24}  {'mean rank':<24}  "
@@ -349,6 +396,15 @@ def format_report(summary: dict) -> str:
             span = f" [{_elo(e['low'])}, {_elo(e['high'])}]" if e["low"] is not None else ""
             lines.append(f"  {e['bots'][0]} vs {e['bots'][1]}: score {_ci(e['score'])}, "
                          f"Elo {_elo(e['diff'])}{span}")
+    if s.get("sprt"):
+        t = s["sprt"]
+        first = s["bots"][0]["label"]
+        verdict = {"H1": f"H1 accepted: {first} plays at elo1 ({t['elo1']:+g}) rather than elo0",
+                   "H0": f"H0 accepted: {first} plays at elo0 ({t['elo0']:+g}) rather than elo1",
+                   None: "no decision"}[t["decision"]]
+        lines.append(f"SPRT elo0={t['elo0']:g} elo1={t['elo1']:g} alpha={t['alpha']:g} "
+                     f"beta={t['beta']:g}: LLR {t['llr']:.2f} (bounds {t['lower']:.2f}, "
+                     f"{t['upper']:.2f}) after {t['blocks']} block(s); {verdict}")
     for b in s["bots"]:
         sc = b.get("score")
         if sc is not None:

@@ -89,6 +89,19 @@ def elo_of(score):
     return max(-ELO_CAP, min(ELO_CAP, 400.0 * math.log10(score / (1.0 - score))))
 
 
+def head_score(rec, a: int, b: int):
+    """Bot a's score against bot b in one game record: the share of (a's
+    seat, b's seat) pairs in which a's seat did better, ties counting half;
+    None when they did not both play."""
+    r = rec["returns"]
+    pairs = [(x, y) for x, ex in enumerate(rec["seats"]) if ex["bot"] == a
+             for y, ey in enumerate(rec["seats"]) if ey["bot"] == b]
+    if not pairs:
+        return None
+    return sum(1.0 if r[x] > r[y] + _EPS else 0.5 if abs(r[x] - r[y]) <= _EPS else 0.0
+               for x, y in pairs) / len(pairs)
+
+
 def summarize(records, labels, num_players):
     """The arena's statistics (a JSON-ready dict) from finished game records.
 
@@ -123,15 +136,10 @@ def summarize(records, labels, num_players):
             b = rec["seats"][seat]["bot"]
             think[b][0] += secs
             think[b][1] += n_dec
-        r = rec["returns"]
         bots_in = sorted({e["bot"] for e in rec["seats"]})
         for i, a in enumerate(bots_in):
             for b in bots_in[i + 1:]:
-                pairs = [(x, y) for x, ex in enumerate(rec["seats"]) if ex["bot"] == a
-                         for y, ey in enumerate(rec["seats"]) if ey["bot"] == b]
-                head[(a, b)][block].append(
-                    sum(1.0 if r[x] > r[y] + _EPS else 0.5 if abs(r[x] - r[y]) <= _EPS
-                        else 0.0 for x, y in pairs) / len(pairs))
+                head[(a, b)][block].append(head_score(rec, a, b))
 
     def block_means(cells, key):
         return [sum(c[key]) / len(c[key]) for _, c in sorted(cells.items()) if c[key]]
@@ -269,6 +277,46 @@ def ratings(head, labels, resamples: int = RATING_RESAMPLES):
         out.append({"bot": b, "label": labels[b], "elo": float(point[b]), "low": low,
                     "high": high, "games": int(games[:, b, :].sum())})
     return out
+
+
+SPRT_MIN_BLOCKS = 10       # no decision before this many complete blocks
+SPRT_MIN_VARIANCE = 1e-3   # floor on the block-score variance (a run of identical blocks)
+
+
+def score_of_elo(elo: float) -> float:
+    """The expected score of a bot `elo` points stronger (logistic Elo)."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def sprt(block_scores, elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05):
+    """A sequential probability ratio test of H0: Elo = elo0 against H1: Elo
+    = elo1 on the first bot's per-block head-to-head scores (independent
+    samples), as fastchess and fishtest run to stop a match once it has
+    decided. The log-likelihood ratio is the generalized SPRT's normal
+    approximation, n (s1 - s0) (2 mean - s0 - s1) / (2 variance), with s0,
+    s1 the expected scores of elo0 and elo1. It is compared with Wald's
+    bounds ln(beta / (1 - alpha)) and ln((1 - beta) / alpha); the decision
+    waits for SPRT_MIN_BLOCKS blocks, and the variance has a floor, so a few
+    identical blocks cannot decide alone."""
+    if not elo1 > elo0:
+        raise ValueError(f"SPRT needs elo1 > elo0, got elo0={elo0}, elo1={elo1}")
+    for name, v in (("alpha", alpha), ("beta", beta)):
+        if not 0.0 < v < 0.5:
+            raise ValueError(f"SPRT {name} must be in (0, 0.5), got {v}")
+    lower = math.log(beta / (1.0 - alpha))
+    upper = math.log((1.0 - beta) / alpha)
+    n = len(block_scores)
+    llr = 0.0
+    if n >= 2:
+        mean = sum(block_scores) / n
+        var = max(sum((x - mean) ** 2 for x in block_scores) / (n - 1), SPRT_MIN_VARIANCE)
+        s0, s1 = score_of_elo(elo0), score_of_elo(elo1)
+        llr = n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    decision = None
+    if n >= SPRT_MIN_BLOCKS:
+        decision = "H1" if llr >= upper else "H0" if llr <= lower else None
+    return {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "llr": llr,
+            "lower": lower, "upper": upper, "blocks": n, "decision": decision}
 
 
 def _score_summary(cells):

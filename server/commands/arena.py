@@ -25,6 +25,14 @@ def add_parser(sub):
     p.add_argument("--implementation", choices=["core", "reference"], default="core",
                    help="play the Cython core (default) or the Python reference")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                   help="two bots: stop once a sequential probability ratio test accepts "
+                        "H0 (the first bot is ELO0 stronger) or H1 (ELO1 stronger); --games "
+                        "is then the most played")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="SPRT false-positive rate (default 0.05)")
+    p.add_argument("--beta", type=float, default=0.05,
+                   help="SPRT false-negative rate (default 0.05)")
     p.set_defaults(func=run)
 
 
@@ -32,7 +40,10 @@ def run(args) -> int:
     from search.arena import format_report, run_arena
     result = run_arena(args.game, args.bots, games=args.games, seed=args.seed, jobs=args.jobs,
                        records_path=args.records, implementation=args.implementation,
-                       progress=not args.no_progress and sys.stderr.isatty())
+                       progress=not args.no_progress and sys.stderr.isatty(),
+                       sprt=(None if args.sprt is None else
+                             {"elo0": args.sprt[0], "elo1": args.sprt[1],
+                              "alpha": args.alpha, "beta": args.beta}))
     summary = result.summary
     if args.json == "-":
         print(json.dumps(summary, indent=2))

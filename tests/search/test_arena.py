@@ -419,3 +419,58 @@ def test_help_texts_read_cleanly(command, capsys):
     assert exit_info.value.code == 0
     text = capsys.readouterr().out
     assert "%%" not in text and f"usage: easel {command}" in text
+
+
+# -- SPRT ---------------------------------------------------------------------------------
+
+def test_sprt_llr_matches_the_formula_and_wald_bounds():
+    from search.stats import SPRT_MIN_BLOCKS, score_of_elo, sprt
+    blocks = [1.0, 0.5, 1.0, 0.5, 0.5, 1.0, 0.0, 1.0, 0.5, 1.0, 1.0, 0.5] * 3
+    t = sprt(blocks, 0.0, 50.0)
+    n, mean = len(blocks), sum(blocks) / len(blocks)
+    var = sum((x - mean) ** 2 for x in blocks) / (n - 1)
+    s0, s1 = 0.5, score_of_elo(50.0)
+    assert t["llr"] == pytest.approx(n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var))
+    assert t["lower"] == pytest.approx(math.log(0.05 / 0.95))
+    assert t["upper"] == pytest.approx(math.log(0.95 / 0.05))
+    assert t["decision"] == "H1" and t["blocks"] == n
+    assert sprt([0.5, 0.5, 0.4, 0.6] * 10, 50.0, 100.0)["decision"] == "H0"
+    assert sprt([0.0, 1.0] * 20, -10.0, 10.0)["decision"] is None     # not yet decided
+    # identical blocks decide nothing before SPRT_MIN_BLOCKS
+    assert sprt([1.0] * (SPRT_MIN_BLOCKS - 1), 0.0, 10.0)["decision"] is None
+    assert sprt([1.0] * SPRT_MIN_BLOCKS, 0.0, 10.0)["decision"] == "H1"
+    with pytest.raises(ValueError, match="elo1 > elo0"):
+        sprt([], 10.0, 0.0)
+    with pytest.raises(ValueError, match="beta must be in"):
+        sprt([], 0.0, 10.0, beta=0.0)
+
+
+def test_sprt_stops_a_decided_match(tmp_path):
+    recs = tmp_path / "r.jsonl"
+    result = run_arena(PIG, ["greedy", "random"], games=1000, seed=1, records_path=recs,
+                       sprt={"elo0": 0.0, "elo1": 50.0, "alpha": 0.05, "beta": 0.05})
+    s = result.summary
+    assert s["sprt"]["decision"] == "H1" and not result.interrupted
+    assert s["games"] < 1000 and s["games"] == len(recs.read_text().splitlines())
+    assert s["sprt"]["llr"] >= s["sprt"]["upper"]
+    assert "(stopped: the SPRT decided)" in format_report(s)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_sprt_accepts_h0_for_equal_bots(jobs):
+    result = run_arena(PIG, ["random", "random"], games=4000, seed=1, jobs=jobs,
+                       sprt={"elo0": 100.0, "elo1": 200.0, "alpha": 0.05, "beta": 0.05})
+    s = result.summary
+    assert s["sprt"]["decision"] == "H0" and s["games"] < 4000
+    assert s["sprt"]["llr"] <= s["sprt"]["lower"]
+
+
+def test_sprt_refuses_bad_setups(capsys):
+    ok = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05}
+    with pytest.raises(ArenaError, match="exactly two bots"):
+        run_arena(PIG, ["random", "random", "greedy"], games=6, sprt=ok)
+    with pytest.raises(ArenaError, match="elo1 > elo0"):
+        run_arena(PIG, ["random", "greedy"], games=6, sprt={**ok, "elo1": -5.0})
+    assert main(["arena", PIG, "--bots", "random", "greedy", "--sprt", "0", "5",
+                 "--alpha", "0.9"]) == 2
+    assert "alpha must be in (0, 0.5)" in capsys.readouterr().err
