@@ -301,3 +301,19 @@ def test_turn_export_gives_the_analysis_of_the_whole_tree(name, form, monkeypatc
 
     _walk(game, 5, choose)
     assert len(checked) == 8
+
+
+@pytest.mark.parametrize("name,big,small,games", [
+    ("connect_four", 400, 25, 12),
+    ("vangogh(players=2)", 300, 30, 16),
+])
+def test_more_iterations_play_better_on_average(name, big, small, games):
+    # A fixed-seed duplicate-block match: the larger budget must win most
+    # games (seeded, so this is a fixed check, not a flaky one).
+    from search.arena import run_arena
+    if name.startswith("vangogh"):
+        _vangogh()
+    s = run_arena(name, [f"mcts(iterations={big})", f"mcts(iterations={small})"],
+                  games=games, seed=7).summary
+    assert s["bots"][0]["win_rate"]["mean"] > 0.6
+    assert s["elo"]["diff"] > 0
