@@ -109,3 +109,30 @@ def test_vangogh_mcts_threads_and_node_size(benchmark, rollout):
     _report(benchmark, f"vangogh(players=2) opening MCTS ({rollout} rollouts)",
             {"1 thread": a, "2 threads": b, "speedup": b / a,
              "bytes per node": Tree.bytes_per_node(), "nodes after 20k": nodes})
+
+
+def test_vangogh_analysis_snapshot(benchmark):
+    """What an analysis costs on a large tree (a long Analyze stream): the
+    copy it reads (turn region and PV chains, Tree.export_turn) against a copy
+    of the whole tree (Tree.export), both timed here, and a full ranked
+    analysis with top_k=10."""
+    game, state = vangogh_opening()
+    s = Search(game, state, seed=1)
+    s.run(300_000)
+    tree, player = s._trees[0], state.current_player()
+
+    def median_ms(fn, rounds=9):
+        times = []
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+        return 1e3 * statistics.median(times)
+
+    turn = median_ms(lambda: tree.export_turn(player, 12))
+    whole = median_ms(tree.export)
+    benchmark.pedantic(s.analysis, kwargs={"top_k": 10}, rounds=5, iterations=1)
+    _report(benchmark, "vangogh(players=2) analysis snapshot",
+            {"tree nodes": tree.n_nodes, "turn copy ms": turn, "whole copy ms": whole,
+             "ratio": whole / turn, "nodes copied": len(tree.export_turn(player, 12)[0]),
+             "analysis(top_k=10) ms": 1e3 * benchmark.stats.stats.median})
