@@ -78,12 +78,7 @@ def vangogh_opening():
     starting player to choose a character."""
     import random
     game = engine.load_game("vangogh(players=2)")
-    state = game.new_initial_state()
-    rng = random.Random(2026)
-    while state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-    return game, state
+    return game, engine.play_chance(game.new_initial_state(), random.Random(2026))
 
 
 @pytest.mark.parametrize("rollout", ["policy", "random"])

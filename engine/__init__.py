@@ -5,6 +5,7 @@
     >>> state = game.new_initial_state()
     >>> state.apply_action(3)
 """
+from .chance import draw_outcome, play_chance
 from .contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
 from .errors import (DataFileError, EaselError, GameSpecError, IllegalActionError,
                      StateFormatError)
@@ -17,5 +18,5 @@ from . import connect_four, pig, vangogh  # noqa: E402,F401
 __all__ = [
     "load_game", "registered_games", "game_entry", "parse_game_string", "GameEntry", "Option",
     "EaselError", "GameSpecError", "IllegalActionError", "StateFormatError", "DataFileError",
-    "PLAYER_CHANCE", "PLAYER_TERMINAL",
+    "PLAYER_CHANCE", "PLAYER_TERMINAL", "draw_outcome", "play_chance",
 ]

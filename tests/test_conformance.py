@@ -30,8 +30,7 @@ def _load(spec, implementation):
 def _choose(state, rng):
     """A random legal action, or at a chance node an outcome drawn by its probability."""
     if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+        return engine.draw_outcome(state, rng)
     return rng.choice(state.legal_actions())
 
 

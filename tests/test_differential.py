@@ -104,8 +104,7 @@ def test_cross_implementation_records(spec):
         state = core_game.new_initial_state()
         while not state.is_terminal() and rng.random() > 0.01:
             if state.is_chance_node():
-                out = state.chance_outcomes()
-                state.apply_action(rng.choices([a for a, _ in out], [p for _, p in out])[0])
+                state.apply_action(engine.draw_outcome(state, rng))
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
         other = ref_game.deserialize_state(state.serialize())
@@ -136,8 +135,7 @@ def _python_playouts(game, n_games, rng):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                out = state.chance_outcomes()
-                state.apply_action(rng.choices([a for a, _ in out], [p for _, p in out])[0])
+                state.apply_action(engine.draw_outcome(state, rng))
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
         lengths.append(state.decisions_taken())

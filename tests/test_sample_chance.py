@@ -15,9 +15,7 @@ def _chance_nodes(game, n_games, rng):
         while not s.is_terminal():
             if s.is_chance_node():
                 yield s
-                outcomes = s.chance_outcomes()
-                s.apply_action(rng.choices([a for a, _ in outcomes],
-                                           [p for _, p in outcomes])[0])
+                s.apply_action(engine.draw_outcome(s, rng))
             else:
                 s.apply_action(rng.choice(s.legal_actions()))
 

@@ -215,8 +215,7 @@ def _walk(game, seed: int, choose, max_decisions: int = 400):
     decisions = 0
     while not state.is_terminal() and decisions < max_decisions:
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            state.apply_action(engine.draw_outcome(state, rng))
             continue
         action = choose(state, state.legal_actions(), rng)
         if action is None:

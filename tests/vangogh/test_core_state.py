@@ -55,8 +55,7 @@ def test_evaluate_follows_the_score():
             rng = random.Random(4)
             while s.is_chance_node() or s.to_json()["round"] < 2:
                 if s.is_chance_node():
-                    out = s.chance_outcomes()
-                    s.apply_action(rng.choices([a for a, _ in out], [p for _, p in out])[0])
+                    s.apply_action(engine.draw_outcome(s, rng))
                 else:
                     s.apply_action(rng.choice(s.legal_actions()))
                 if s.is_terminal():
@@ -126,11 +125,7 @@ def _mutations():
 def test_bad_json_same_error(spec):
     core_game = engine.load_game(spec, implementation="core")
     ref_game = engine.load_game(spec, implementation="reference")
-    c = core_game.new_initial_state()
-    rng = random.Random(5)
-    while c.is_chance_node():
-        out = c.chance_outcomes()
-        c.apply_action(rng.choices([a for a, _ in out], [p for _, p in out])[0])
+    c = engine.play_chance(core_game.new_initial_state(), random.Random(5))
     base = c.to_json()
     for name, change in _mutations():
         view = copy.deepcopy(base)

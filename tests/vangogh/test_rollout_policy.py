@@ -29,8 +29,7 @@ def play_random(game, seed, visit):
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            out = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in out], [p for _, p in out])[0])
+            state.apply_action(engine.draw_outcome(state, rng))
             continue
         visit(state, rng)
         if rng.random() < 0.5:
@@ -88,11 +87,7 @@ def test_greedy_choice_paints_rather_than_stopping(spec):
 
 def test_search_with_the_policy_is_deterministic_for_a_seed():
     game = engine.load_game("vangogh(players=2)")
-    state = game.new_initial_state()
-    rng = random.Random(5)
-    while state.is_chance_node():
-        out = state.chance_outcomes()
-        state.apply_action(rng.choices([a for a, _ in out], [p for _, p in out])[0])
+    state = engine.play_chance(game.new_initial_state(), random.Random(5))
 
     def run(seed, rollout):
         s = Search(game, state, seed=seed, rollout=rollout)

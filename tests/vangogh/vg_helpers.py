@@ -17,11 +17,7 @@ def load(spec, impl):
 
 def to_decision(state, seed=0):
     """Play random chance outcomes until a decision (setup)."""
-    rng = random.Random(seed)
-    while state.is_chance_node():
-        out = state.chance_outcomes()
-        state.apply_action(rng.choices([a for a, _ in out], [p for _, p in out])[0])
-    return state
+    return engine.play_chance(state, random.Random(seed))
 
 
 def start(spec, impl, seed=0):
@@ -137,8 +133,7 @@ def twins(spec, n_games, seed):
             if c.is_terminal():
                 break
             if c.is_chance_node():
-                out = c.chance_outcomes()
-                a = rng.choices([a for a, _ in out], [p for _, p in out])[0]
+                a = engine.draw_outcome(c, rng)
             else:
                 a = rng.choice(c.legal_actions())
             c.apply_action(a)
