@@ -205,16 +205,14 @@ class _Decided(Exception):
     """The SPRT reached a decision: stop playing."""
 
 
-def _complete_block_scores(records_by_block: dict, block_size: int) -> list[float]:
-    """Bot 0's mean head-to-head score in each complete block, in block order."""
-    out = []
-    for block in sorted(records_by_block):
-        recs = records_by_block[block]
-        if len(recs) == block_size:
-            scores = [x for x in (head_score(r, 0, 1) for r in recs) if x is not None]
-            if scores:
-                out.append(sum(scores) / len(scores))
-    return out
+def _block_score(recs) -> float | None:
+    """Bot 0's mean head-to-head score over one block's games."""
+    scores = [x for x in (head_score(r, 0, 1) for r in recs) if x is not None]
+    return sum(scores) / len(scores) if scores else None
+
+
+def _in_block_order(block_scores: dict) -> list[float]:
+    return [block_scores[b] for b in sorted(block_scores)]
 
 
 def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int = 1,
@@ -260,7 +258,8 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
         from tqdm import tqdm
         bar = tqdm(total=len(tasks), unit="game", desc=game.spec, dynamic_ncols=True)
 
-    by_block: dict[int, list] = {}
+    by_block: dict[int, list] = {}          # block -> its finished games (SPRT)
+    block_scores: dict[int, float] = {}     # complete block -> bot 0's score (SPRT)
 
     def take(result):
         if isinstance(result, tuple):
@@ -275,9 +274,12 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
         if sprt is not None:
             block = by_block.setdefault(result["block"], [])
             block.append(result)
-            if len(block) == len(rotations) and sprt_test(
-                    _complete_block_scores(by_block, len(rotations)), **sprt)["decision"]:
-                raise _Decided
+            if len(block) == len(rotations):        # complete: score it once
+                score = _block_score(block)
+                if score is not None:
+                    block_scores[result["block"]] = score
+                    if sprt_test(_in_block_order(block_scores), **sprt)["decision"]:
+                        raise _Decided
 
     pool = None
     try:
@@ -308,13 +310,8 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
 
     records.sort(key=lambda r: r["index"])
     summary = summarize(records, labels, game.num_players())
-    if sprt is not None:
-        grouped: dict[int, list] = {}
-        for r in records:
-            grouped.setdefault(r["block"], []).append(r)
-        summary["sprt"] = sprt_test(_complete_block_scores(grouped, len(rotations)), **sprt)
-    else:
-        summary["sprt"] = None
+    summary["sprt"] = (sprt_test(_in_block_order(block_scores), **sprt)
+                       if sprt is not None else None)
     n_blocks = len({t.block for t in tasks})
     per_block = {}
     for r in records:
