@@ -33,7 +33,9 @@ CFLAGS = ["-O0", "-g"] if DEBUG else ["-O3"]
 
 def extensions():
     exts = []
-    for pattern in ("engine/**/*.pyx", "search/**/*.pyx"):
+    # Compiled through the easel/ links, so module names and cimports read
+    # easel.engine.*, the names the installed package has.
+    for pattern in ("easel/engine/**/*.pyx", "easel/search/**/*.pyx"):
         for path in sorted(glob.glob(os.path.join(HERE, pattern), recursive=True)):
             rel = os.path.relpath(path, HERE)
             name = rel[:-4].replace(os.sep, ".")
@@ -51,11 +53,10 @@ def generate_protos():
 
     out = HERE
     os.makedirs(os.path.join(out, "easel", "v1"), exist_ok=True)
-    for pkg in (os.path.join(out, "easel"), os.path.join(out, "easel", "v1")):
-        init = os.path.join(pkg, "__init__.py")
-        if not os.path.exists(init):
-            with open(init, "w") as fh:
-                fh.write('"""Generated protobuf/gRPC code (from proto/). Do not edit."""\n')
+    init = os.path.join(out, "easel", "v1", "__init__.py")
+    if not os.path.exists(init):
+        with open(init, "w") as fh:
+            fh.write('"""Generated protobuf/gRPC code (from proto/). Do not edit."""\n')
     well_known = os.path.join(os.path.dirname(grpc_tools.__file__), "_proto")
     args = ["grpc_tools.protoc", f"-I{os.path.join(HERE, 'proto')}", f"-I{well_known}",
             f"--python_out={out}", f"--pyi_out={out}", f"--grpc_python_out={out}"]

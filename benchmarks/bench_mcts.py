@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-import engine
-from search import Search
+from easel import engine
+from easel.search import Search
 
 SIMS = 20_000
 ROUNDS = 5
@@ -85,7 +85,7 @@ def vangogh_opening():
 def test_vangogh_mcts_threads_and_node_size(benchmark, rollout):
     """Iterations/s on a Van Gogh opening with 1 and 2 threads (target: 2
     threads at least 1.8x), and the tree's bytes per node."""
-    from search._mcts import Tree
+    from easel.search._mcts import Tree
     game, state = vangogh_opening()
     sims = 80_000          # long enough that thread start-up and VM jitter stay small
 

@@ -23,8 +23,8 @@ import time
 
 import pytest
 
-import engine
-from engine.playout import random_playouts
+from easel import engine
+from easel.engine.playout import random_playouts
 
 ROUNDS = 7
 TARGET_SECONDS = {"core": 0.2, "reference": 0.4, "core_py": 0.3}

@@ -25,12 +25,12 @@ import time
 
 import grpc
 
-import engine
+from easel import engine
 from easel.v1 import engine_pb2 as pb
 from easel.v1 import engine_pb2_grpc as pb_grpc
-from search import Search
-from server.analysis import Limits
-from server.service import build_server
+from easel.search import Search
+from easel.server.analysis import Limits
+from easel.server.service import build_server
 
 LATENCY_ITERATIONS = 300
 LATENCY_ROUNDS = 40

@@ -1,5 +1,5 @@
 # Owners of C game instances and states: the Python face of every Cython core.
-from engine.contract cimport GameC
+from easel.engine.contract cimport GameC
 
 
 cdef class CoreGame:

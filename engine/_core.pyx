@@ -10,10 +10,10 @@ implementation shares, so both read and write actions identically.
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memcmp
 
-from engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
+from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
 
-from engine import textio
-from engine.errors import IllegalActionError
+from easel.engine import textio
+from easel.engine.errors import IllegalActionError
 
 
 cdef class CoreGame:

@@ -19,9 +19,9 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
-from engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
-from engine._core cimport CoreGame, CoreState
-from engine.rng cimport RngC, rng_seed, rng_below, rng_pick
+from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
+from easel.engine._core cimport CoreGame, CoreState
+from easel.engine.rng cimport RngC, rng_seed, rng_below, rng_pick
 
 
 cdef enum:

@@ -1,8 +1,8 @@
 # Monte Carlo tree search over the C-level game contract: declarations.
 from libc.stdint cimport int32_t, int8_t, uint64_t
 
-from engine.contract cimport GameC, MAX_PLAYERS
-from engine.rng cimport RngC
+from easel.engine.contract cimport GameC, MAX_PLAYERS
+from easel.engine.rng cimport RngC
 
 cdef enum:
     FORM_IS = 0          # information-set (open loop over chance): one tree over

@@ -34,9 +34,9 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 import numpy as np
 
-from engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
-from engine._core cimport CoreGame, CoreState
-from engine.rng cimport RngC, rng_seed, rng_below, rng_uniform, hash_uniform, pick_index
+from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
+from easel.engine._core cimport CoreGame, CoreState
+from easel.engine.rng cimport RngC, rng_seed, rng_below, rng_uniform, hash_uniform, pick_index
 
 FORMS = {"is": FORM_IS, "closed": FORM_CLOSED, "pimc": FORM_PIMC}
 ROLLOUTS = {"random": 0, "policy": 1}   # uniform moves; the game's rollout_action

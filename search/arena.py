@@ -31,8 +31,8 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from engine.contract_ids import PLAYER_CHANCE
-from engine.errors import EaselError, IllegalActionError
+from easel.engine.contract_ids import PLAYER_CHANCE
+from easel.engine.errors import EaselError, IllegalActionError
 
 from .bots import player_scores
 from .records import RECORD_FORMAT, write_record
@@ -87,7 +87,7 @@ class GameTask:
 
 @lru_cache(maxsize=8)
 def _game(spec: str, implementation: str):
-    import engine
+    from easel import engine
     return engine.load_game(spec, implementation)
 
 
@@ -226,7 +226,7 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
     sprt: {"elo0", "elo1", "alpha", "beta"} for two bots: after each complete
     block, test H0 (Elo elo0) against H1 (Elo elo1) for the first bot and stop
     as soon as one is accepted; `games` is then the most that will be played."""
-    import engine
+    from easel import engine
     game = engine.load_game(game_spec, implementation)
     if len(specs) < 2 and game.num_players() > 1:
         raise ArenaError("an arena needs at least two bot specs (one is enough for a solo game)")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from engine.contract_ids import PLAYER_CHANCE
+from easel.engine.contract_ids import PLAYER_CHANCE
 
 _TOLERANCE = 1e-9
 
@@ -363,7 +363,7 @@ def _vangogh_policy(state, rng) -> int:
     paintings where its majority grows, and finish a painting when leading it;
     never paint an opponent's colour unless it finishes a painting it leads;
     take and keep own colour and pieces whose orientation is wanted."""
-    from engine.vangogh import rules as R
+    from easel.engine.vangogh import rules as R
     v = _VanGoghView(state.to_json())
     scored = []
     for a in state.legal_actions():
@@ -456,7 +456,7 @@ class HeuristicBot(Bot):
     def __init__(self, game, seed=None):
         policy = heuristic_policy(game.name)
         if policy is None:
-            from search.specs import BotSpecError
+            from easel.search.specs import BotSpecError
             known = ", ".join(sorted(heuristic_games())) or "none"
             raise BotSpecError(f"heuristic: there is no rule-of-thumb player for {game.name!r}; "
                                f"games with one: {known}")

@@ -22,8 +22,8 @@ import os
 import threading
 from dataclasses import dataclass, field
 
-from engine.contract_ids import PLAYER_CHANCE
-from engine.errors import EaselError
+from easel.engine.contract_ids import PLAYER_CHANCE
+from easel.engine.errors import EaselError
 
 from ._mcts import FORMS, ROLLOUTS, Tree
 

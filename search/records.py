@@ -22,8 +22,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from engine.contract_ids import PLAYER_CHANCE
-from engine.errors import EaselError, StateFormatError
+from easel.engine.contract_ids import PLAYER_CHANCE
+from easel.engine.errors import EaselError, StateFormatError
 
 RECORD_FORMAT = "easel-record-v1"
 _REQUIRED = ("format", "game", "seats", "steps", "returns")
@@ -61,7 +61,7 @@ def read_records(path):
 def _load(spec, implementation, cache):
     key = (spec, implementation)
     if key not in cache:
-        import engine
+        from easel import engine
         cache[key] = engine.load_game(spec, implementation)
     return cache[key]
 

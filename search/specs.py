@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from engine.errors import EaselError
+from easel.engine.errors import EaselError
 
 from .bots import Bot, GreedyBot, HeuristicBot, RandomBot
 
@@ -115,7 +115,7 @@ _MCTS_RENAMES = {"time": "time_limit"}
 
 def _mcts(game, args):
     try:
-        from search.mcts import MCTSBot
+        from easel.search.mcts import MCTSBot
     except ImportError as e:
         raise BotSpecError(f"mcts: the MCTS bot is not available in this build ({e})") from None
     kwargs = {_MCTS_RENAMES.get(k, k): v for k, v in args.items()}

@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from engine.errors import EaselError
+from easel.engine.errors import EaselError
 from easel.v1 import engine_pb2 as pb
 
 from .errors import (Cancelled, DeadlineExceeded, InvalidArgument, ResourceExhausted,
@@ -64,7 +64,7 @@ _BUDGET_KEYS = ("iterations", "time", "threads", "seed")
 
 
 def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settings") -> Plan:
-    from search.specs import BotSpecError, parse_spec
+    from easel.search.specs import BotSpecError, parse_spec
 
     text = settings.bot.strip() or "mcts"
     try:
@@ -130,7 +130,7 @@ def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settin
 
 
 def _make_bot(spec: str, game, field: str):
-    from search.specs import BotSpecError, make_bot
+    from easel.search.specs import BotSpecError, make_bot
     try:
         return make_bot(spec, game)
     except (BotSpecError, EaselError, ValueError, TypeError) as e:
@@ -220,7 +220,7 @@ class SearchSlots:
 # -- running -------------------------------------------------------------------
 
 def _new_search(plan: Plan, state):
-    from search import Search
+    from easel.search import Search
     try:
         return Search(state.get_game(), state, seed=plan.seed, threads=plan.threads,
                       **plan.options)

@@ -9,11 +9,11 @@ import sys
 
 # One line per subcommand module.
 COMMANDS = [
-    "server.commands.games",
-    "server.commands.serve",
-    "server.commands.suggest",
-    "server.commands.arena",
-    "server.commands.replay",
+    "easel.server.commands.games",
+    "easel.server.commands.serve",
+    "easel.server.commands.suggest",
+    "easel.server.commands.arena",
+    "easel.server.commands.replay",
 ]
 
 
@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from engine.errors import EaselError
+    from easel.engine.errors import EaselError
     try:
         return int(args.func(args) or 0)
     except EaselError as e:

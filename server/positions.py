@@ -21,10 +21,10 @@ import math
 
 from google.protobuf import json_format, struct_pb2
 
-import engine
-from engine import PLAYER_CHANCE, textio
-from engine.errors import EaselError, GameSpecError, IllegalActionError
-from engine.registry import canonical_string
+from easel import engine
+from easel.engine import PLAYER_CHANCE, textio
+from easel.engine.errors import EaselError, GameSpecError, IllegalActionError
+from easel.engine.registry import canonical_string
 from easel.v1 import engine_pb2 as pb
 
 from .errors import InvalidArgument, Unimplemented

@@ -15,7 +15,7 @@ import zlib
 
 import pytest
 
-import engine
+from easel import engine
 
 
 # -- counts -----------------------------------------------------------------

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-import engine
-from server.cli import main
+from easel import engine
+from easel.server.cli import main
 
 
 def _entries():
@@ -63,10 +63,12 @@ def test_games_rejects_unknown_flags(capsys):
 
 
 def test_games_as_a_separate_process(tmp_path):
-    """`python -m server.cli games --json` from another directory: the
-    installed packages (or the editable build) run on their own."""
-    proc = subprocess.run([sys.executable, "-m", "server.cli", "games", "--json"],
+    """`python -m easel.server.cli games --json` from another directory: the
+    build under test runs on its own."""
+    import easel
+    home = os.path.dirname(os.path.dirname(os.path.abspath(easel.__file__)))
+    proc = subprocess.run([sys.executable, "-m", "easel.server.cli", "games", "--json"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": ""})
+                          env={**os.environ, "PYTHONPATH": home})
     assert proc.returncode == 0, proc.stderr
     assert [g["name"] for g in json.loads(proc.stdout)] == [e.name for e in _entries()]

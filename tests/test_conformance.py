@@ -14,8 +14,8 @@ import random
 
 import pytest
 
-import engine
-from engine import PLAYER_CHANCE, PLAYER_TERMINAL, IllegalActionError, StateFormatError
+from easel import engine
+from easel.engine import PLAYER_CHANCE, PLAYER_TERMINAL, IllegalActionError, StateFormatError
 
 from game_variants import conformance_games, implementation_params, seed_for
 
@@ -304,7 +304,7 @@ def test_conformance_covers_every_registered_game():
 def test_playouts_in_c(spec, implementation):
     """engine.playout runs the contract without the GIL: same seed, same games;
     every game ends within max_game_length with bounded returns."""
-    from engine.playout import random_playouts
+    from easel.engine.playout import random_playouts
     game = _load(spec, implementation)
     n = 4 * conformance_games(spec, implementation)
     first = random_playouts(game, n, seed=7)

@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-import engine
+from easel import engine
 
 from game_variants import diff_games, differential_params, seed_for
 
@@ -115,7 +115,7 @@ def test_cross_implementation_records(spec):
 
 def test_play_twin_games_catches_a_difference(monkeypatch):
     """The comparison is live: a reference that misreports one field is caught."""
-    from engine.pig.reference import PigState
+    from easel.engine.pig.reference import PigState
     real = PigState.to_json
 
     def off_by_one(self):
@@ -148,7 +148,7 @@ def test_playouts_in_c_match_reference_statistics(spec):
     """engine.playout's sampling (its own generator, in C) plays the same game
     as the reference played by Python's generator: the mean game length and
     mean returns agree within 5 standard errors."""
-    from engine.playout import random_playouts
+    from easel.engine.playout import random_playouts
     import statistics
     core_game = engine.load_game(spec, implementation="core")
     ref_game = engine.load_game(spec, implementation="reference")

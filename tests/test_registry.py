@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-import engine
-from engine import GameSpecError
-from engine.registry import GameEntry, Option, canonical_string
+from easel import engine
+from easel.engine import GameSpecError
+from easel.engine.registry import GameEntry, Option, canonical_string
 
 from game_variants import all_variants
 
@@ -140,7 +140,7 @@ def test_both_implementations_load():
 
 
 def test_missing_core_points_to_the_reference(monkeypatch):
-    from engine import registry
+    from easel.engine import registry
     pig = engine.game_entry("pig")
     only_reference = GameEntry(
         name="only_reference", long_name="Only a reference", description="test entry",
@@ -153,7 +153,7 @@ def test_missing_core_points_to_the_reference(monkeypatch):
 
 
 def test_cross_option_check(monkeypatch):
-    from engine import registry
+    from easel.engine import registry
     pig = engine.game_entry("pig")
     checked = GameEntry(
         name="checked_pig", long_name="Checked", description="test entry",
@@ -168,13 +168,13 @@ def test_cross_option_check(monkeypatch):
 
 
 def test_register_twice_is_refused():
-    from engine import registry
+    from easel.engine import registry
     with pytest.raises(ValueError, match="registered twice"):
         registry.register(engine.game_entry("pig"))
 
 
 def test_unbalanced_parentheses_are_malformed():
-    import engine
+    from easel import engine
     for spec in ("pig(players=3)(piglet=true)", "pig(players=(3)", "pig(players=3))"):
         with pytest.raises(engine.GameSpecError, match="misplaced parentheses"):
             engine.load_game(spec)

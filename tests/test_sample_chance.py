@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-import engine
+from easel import engine
 
 SPECS = ["pig", "pig(piglet=true)", "pig(diceoutcomes=3,players=3)"]
 

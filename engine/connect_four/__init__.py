@@ -1,6 +1,6 @@
 """Connect Four, 6x7, as OpenSpiel plays it: a reference game for the search."""
-from engine.game import ReferenceGame, build_core_game
-from engine.registry import GameEntry, register
+from easel.engine.game import ReferenceGame, build_core_game
+from easel.engine.registry import GameEntry, register
 
 from . import codec
 

@@ -6,8 +6,8 @@ player has four in a row iff for one direction d in {1 (vertical), 7
 nonzero. Only the mover can have just won, so apply checks only the mover."""
 from libc.string cimport memset
 
-from engine.contract cimport GameC, PLAYER_TERMINAL
-from engine._core cimport CoreGame, CoreState
+from easel.engine.contract cimport GameC, PLAYER_TERMINAL
+from easel.engine._core cimport CoreGame, CoreState
 
 
 cdef inline bint _has_four(uint64_t b) noexcept nogil:

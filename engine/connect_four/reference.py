@@ -1,8 +1,8 @@
 """Connect Four, the reference: a 6x7 grid of cells, drop a stone in a
 column that is not full; four in a row (horizontal, vertical or diagonal)
 wins; a full board is a draw. Player 0 plays 'x' and moves first."""
-from engine.contract_ids import PLAYER_TERMINAL
-from engine.reference import ReferenceState
+from easel.engine.contract_ids import PLAYER_TERMINAL
+from easel.engine.reference import ReferenceState
 
 ROWS, COLS = 6, 7
 DIRECTIONS = [(0, 1), (1, 0), (1, 1), (1, -1)]

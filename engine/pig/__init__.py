@@ -1,7 +1,7 @@
 """Pig, as OpenSpiel plays it (2 players, six-sided die, first to 100):
 a small game with chance nodes, for validating and comparing the search."""
-from engine.game import ReferenceGame, build_core_game
-from engine.registry import GameEntry, Option, register
+from easel.engine.game import ReferenceGame, build_core_game
+from easel.engine.registry import GameEntry, Option, register
 
 from . import codec
 

@@ -4,8 +4,8 @@ the turn total, pass). First to `winscore` wins; after `horizon` decisions
 nobody wins. Returns: winner 1, every other player -1/(n-1)."""
 from libc.string cimport memset
 
-from engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL
-from engine._core cimport CoreGame, CoreState
+from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL
+from easel.engine._core cimport CoreGame, CoreState
 
 
 cdef inline const PigParamsC* _p(const GameC* g) noexcept nogil:

@@ -2,8 +2,8 @@
 the points gathered this turn and ends it; any other face adds to them.
 Stopping banks them. The first to reach `winscore` wins; after `horizon`
 decisions the game stops with nobody winning. (OpenSpiel's rules.)"""
-from engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
-from engine.reference import ReferenceState
+from easel.engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
+from easel.engine.reference import ReferenceState
 
 ROLL, STOP = 0, 1
 

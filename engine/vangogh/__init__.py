@@ -2,8 +2,8 @@
 them onto paintings in the orientation each space requires, win majorities.
 The reference (`reference.py`) is the executable spec; ENCODING.md fixes the
 action space, RULINGS.md the readings of the rulebook."""
-from engine.game import ReferenceGame, build_core_game
-from engine.registry import GameEntry, Option, register
+from easel.engine.game import ReferenceGame, build_core_game
+from easel.engine.registry import GameEntry, Option, register
 
 from . import codec
 
@@ -31,7 +31,7 @@ def _range(lo, hi):
 
 
 def _check(params):
-    from engine.errors import DataFileError, GameSpecError
+    from easel.engine.errors import DataFileError, GameSpecError
     from .rules import make_rules
     try:
         make_rules(params)

@@ -16,8 +16,8 @@ of that estimate).
 from libc.string cimport memset
 from libc.math cimport tanh
 
-from engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL
-from engine._core cimport CoreGame, CoreState
+from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL
+from easel.engine._core cimport CoreGame, CoreState
 
 cdef enum:
     _EVAL_WHITE = 4             # palette worth of a white Minigogh

@@ -13,7 +13,7 @@ import json
 import os
 from dataclasses import dataclass
 
-from engine.errors import DataFileError
+from easel.engine.errors import DataFileError
 
 ORIENTATIONS = ("lying down", "sideway", "upright", "upside down")
 MAX_SPACES = 7      # mirrors ENCODING.md: the PAINT action id reserves 7 spaces per painting

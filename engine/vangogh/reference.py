@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import math
 
-from engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
-from engine.errors import StateFormatError
-from engine.reference import ReferenceState
+from easel.engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
+from easel.engine.errors import StateFormatError
+from easel.engine.reference import ReferenceState
 
 from .rules import (
     ACTIVE_CAP, BLUE, BLUE_DISCARD, BLUE_ORIENT, BOX_PER_COLOUR, BOX_WHITES, BRUSH, CHARS,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.errors import GameSpecError
+from easel.engine.errors import GameSpecError
 
 from .deck import MAX_SPACES, Deck, load_deck
 

@@ -9,7 +9,7 @@ to the box (11 per colour counting the score token, 5 whites).
 """
 from __future__ import annotations
 
-from engine.errors import StateFormatError
+from easel.engine.errors import StateFormatError
 
 from .rules import (BOX_PER_COLOUR, BOX_WHITES, CHARS, COLOUR_NAMES, COLOURS, INACTIVE,
                     MAX_SPACES, N_CHARS, N_CODES, N_COLOURS, N_PAINTINGS, ORIENTS, PHASES,

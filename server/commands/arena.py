@@ -37,7 +37,7 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    from search.arena import format_report, run_arena
+    from easel.search.arena import format_report, run_arena
     result = run_arena(args.game, args.bots, games=args.games, seed=args.seed, jobs=args.jobs,
                        records_path=args.records, implementation=args.implementation,
                        progress=not args.no_progress and sys.stderr.isatty(),

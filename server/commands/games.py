@@ -11,7 +11,7 @@ def add_parser(sub):
 
 
 def describe() -> list[dict]:
-    import engine
+    from easel import engine
     out = []
     for e in engine.registered_games():
         out.append({

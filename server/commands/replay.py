@@ -19,8 +19,8 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    from search.records import RecordError, read_records, validate_record
-    from search.stats import seat_outcomes
+    from easel.search.records import RecordError, read_records, validate_record
+    from easel.search.stats import seat_outcomes
     cache: dict = {}
     valid, errors = 0, []
     games, steps = Counter(), 0
@@ -28,7 +28,7 @@ def run(args) -> int:
     try:
         source = list(read_records(args.file))
     except OSError as e:
-        from engine.errors import StateFormatError
+        from easel.engine.errors import StateFormatError
         raise StateFormatError(f"cannot read {args.file}: {e.strerror}") from None
     for line_no, record in source:
         try:

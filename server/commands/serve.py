@@ -9,7 +9,7 @@ import threading
 
 
 def add_parser(sub):
-    from server.analysis import Limits
+    from easel.server.analysis import Limits
     d = Limits()
     p = sub.add_parser("serve", help="serve the engine over gRPC (easel.v1.Engine)",
                        description="Serve easel.v1.Engine over gRPC, with health checking "
@@ -40,8 +40,8 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    from server.analysis import Limits
-    from server.service import build_server
+    from easel.server.analysis import Limits
+    from easel.server.service import build_server
 
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from engine.errors import StateFormatError
+from easel.engine.errors import StateFormatError
 
 
 def add_parser(sub):
@@ -39,7 +39,7 @@ def read_record(text: str, game: str) -> list:
     lines = [ln.strip() for ln in text.splitlines()]
     lines = [ln for ln in lines if ln and not ln.startswith("#")]
     if lines and lines[0] == "easel-state-v1":
-        import engine
+        from easel import engine
         if len(lines) < 2:
             raise StateFormatError("record: the game string line is missing after easel-state-v1")
         want, have = engine.load_game(game).spec, engine.load_game(lines[1]).spec
@@ -53,7 +53,7 @@ def run(args) -> int:
     import grpc
     from google.protobuf import json_format
 
-    from server.client import EngineClient
+    from easel.server.client import EngineClient
 
     steps = []
     if args.record:
@@ -62,7 +62,7 @@ def run(args) -> int:
     local = None
     target = args.server
     if target is None:
-        from server.service import build_server
+        from easel.server.service import build_server
         local = build_server(port=0).start()
         target = f"127.0.0.1:{local.port}"
     try:

@@ -7,12 +7,12 @@ from collections import Counter
 
 import pytest
 
-import engine
-from search.arena import (ArenaError, bot_labels, derive_seed, format_report, plan,
+from easel import engine
+from easel.search.arena import (ArenaError, bot_labels, derive_seed, format_report, plan,
                           run_arena, sample_outcome, seat_rotations)
-from search.specs import BotSpecError
-from search.stats import elo_of, interval, seat_outcomes, summarize
-from server.cli import main
+from easel.search.specs import BotSpecError
+from easel.search.stats import elo_of, interval, seat_outcomes, summarize
+from easel.server.cli import main
 
 PIG = "pig(winscore=20)"
 
@@ -295,7 +295,7 @@ def test_cli_json_to_stdout_and_errors(capsys):
 
 def test_mcts_in_the_arena_when_available():
     try:
-        import search.mcts  # noqa: F401
+        import easel.search.mcts  # noqa: F401
     except ImportError:
         pytest.skip("search.mcts is not in this build")
     result = run_arena("connect_four", ["mcts(iterations=200)", "random"], games=4, seed=1)
@@ -313,7 +313,7 @@ class _Broken:
 
 
 def test_a_failing_bot_is_named_with_its_position(monkeypatch):
-    import search.arena as arena_module
+    import easel.search.arena as arena_module
     real = arena_module.make_bot
 
     def fake(spec, game, seed=None):
@@ -329,7 +329,7 @@ def test_a_failing_bot_is_named_with_its_position(monkeypatch):
 
 
 def test_solo_arena_reports_goal_rate_and_scores():
-    from search.arena import run_arena
+    from easel.search.arena import run_arena
     result = run_arena("vangogh(players=1)", ["random"], games=3, seed=2, jobs=1)
     bot = result.summary["bots"][0]
     assert bot["games"] == 3
@@ -424,7 +424,7 @@ def test_help_texts_read_cleanly(command, capsys):
 # -- SPRT ---------------------------------------------------------------------------------
 
 def test_sprt_llr_matches_the_formula_and_wald_bounds():
-    from search.stats import SPRT_MIN_BLOCKS, score_of_elo, sprt
+    from easel.search.stats import SPRT_MIN_BLOCKS, score_of_elo, sprt
     blocks = [1.0, 0.5, 1.0, 0.5, 0.5, 1.0, 0.0, 1.0, 0.5, 1.0, 1.0, 0.5] * 3
     t = sprt(blocks, 0.0, 50.0)
     n, mean = len(blocks), sum(blocks) / len(blocks)

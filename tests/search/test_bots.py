@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-import engine
-from engine.errors import EaselError
-from search import bots as bots_module
-from search.bots import GreedyBot, HeuristicBot, RandomBot, player_scores
-from search.specs import BotSpecError, make_bot, parse_spec
+from easel import engine
+from easel.engine.errors import EaselError
+from easel.search import bots as bots_module
+from easel.search.bots import GreedyBot, HeuristicBot, RandomBot, player_scores
+from easel.search.specs import BotSpecError, make_bot, parse_spec
 
 
 def _game(name, implementation="core"):
@@ -248,7 +248,7 @@ def test_heuristic_refused_for_a_game_without_one(monkeypatch):
 
 def _mcts_available():
     try:
-        import search.mcts  # noqa: F401
+        import easel.search.mcts  # noqa: F401
     except ImportError:
         return False
     return True

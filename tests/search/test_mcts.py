@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-import engine
-from search import MCTSBot, Search, SearchError
+from easel import engine
+from easel.search import MCTSBot, Search, SearchError
 
 FORMS = ["is", "closed", "pimc"]
 
@@ -181,7 +181,7 @@ def test_pig_holds_when_holding_wins():
 
 
 def test_bytes_per_node_is_reported():
-    from search._mcts import Tree
+    from easel.search._mcts import Tree
     assert Tree.bytes_per_node() == 32
 
 
@@ -279,7 +279,7 @@ def test_top_k_is_the_head_of_the_full_ranking(form):
 def test_turn_export_gives_the_analysis_of_the_whole_tree(name, form, monkeypatch):
     # The analysis copies only the turn region and the PV chains; it must
     # read exactly what a copy of the whole tree would give, reused trees too.
-    from search import mcts
+    from easel.search import mcts
     game = _vangogh(int(name[-2])) if name.startswith("vangogh") else engine.load_game(name)
     bot = MCTSBot(game, iterations=400, seed=2, form=form, early_stop=False)
     checked = []
@@ -309,7 +309,7 @@ def test_turn_export_gives_the_analysis_of_the_whole_tree(name, form, monkeypatc
 def test_more_iterations_play_better_on_average(name, big, small, games):
     # A fixed-seed duplicate-block match: the larger budget must win most
     # games (seeded, so this is a fixed check, not a flaky one).
-    from search.arena import run_arena
+    from easel.search.arena import run_arena
     if name.startswith("vangogh"):
         _vangogh()
     s = run_arena(name, [f"mcts(iterations={big})", f"mcts(iterations={small})"],

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from search.arena import run_arena
-from search.records import RecordError, read_records, validate_record
-from server.cli import main
+from easel.search.arena import run_arena
+from easel.search.records import RecordError, read_records, validate_record
+from easel.server.cli import main
 
 
 @pytest.fixture(scope="module")

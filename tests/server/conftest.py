@@ -9,8 +9,8 @@ import pytest
 
 from easel.v1 import engine_pb2 as pb
 from easel.v1 import engine_pb2_grpc as pb_grpc
-from server.analysis import Limits
-from server.service import build_server
+from easel.server.analysis import Limits
+from easel.server.service import build_server
 
 LIMITS = Limits(max_iterations=200_000, max_seconds=20.0, max_concurrent_searches=8,
                 max_threads=2, default_iterations=300)

@@ -14,7 +14,7 @@ import pytest
 
 from easel.v1 import engine_pb2 as pb
 from easel.v1 import engine_pb2_grpc as pb_grpc
-from server.cli import main
+from easel.server.cli import main
 from server_helpers import record, settings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -78,7 +78,7 @@ def test_suggest_command_in_process(tmp_path, capsys):
 
 
 def test_suggest_command_reads_serialized_states(tmp_path, capsys):
-    import engine
+    from easel import engine
     state = engine.load_game("pig").new_initial_state()
     for a in (0, 5, 1):
         state.apply_action(a)

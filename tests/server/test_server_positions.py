@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-import engine
+from easel import engine
 from easel.v1 import engine_pb2 as pb
-from server import positions
-from server.errors import InvalidArgument, Unimplemented
+from easel.server import positions
+from easel.server.errors import InvalidArgument, Unimplemented
 
 
 def rec(game, *steps, **kw):

@@ -8,7 +8,7 @@ from google.protobuf import json_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-import engine
+from easel import engine
 from easel.v1 import engine_pb2 as pb
 from server_helpers import assert_status, record, settings
 

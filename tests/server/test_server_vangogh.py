@@ -10,7 +10,7 @@ import grpc
 import pytest
 from google.protobuf import json_format
 
-import engine
+from easel import engine
 from easel.v1 import engine_pb2 as pb
 from server_helpers import assert_status, settings
 

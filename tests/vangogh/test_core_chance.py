@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-import engine
+from easel import engine
 
 from vg_helpers import twins
 

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-import engine
-from engine import StateFormatError
-from engine.vangogh import core as vg_core
-from engine.vangogh import from_json
+from easel import engine
+from easel.engine import StateFormatError
+from easel.engine.vangogh import core as vg_core
+from easel.engine.vangogh import from_json
 
 from vg_helpers import twins
 

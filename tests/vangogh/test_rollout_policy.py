@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-import engine
-from engine.vangogh import core as vg_core
-from engine.vangogh.rules import DONE, MAX_SPACES, N_PAINTINGS, PAINT, REORIENT
-from search import MCTSBot, Search, SearchError
+from easel import engine
+from easel.engine.vangogh import core as vg_core
+from easel.engine.vangogh.rules import DONE, MAX_SPACES, N_PAINTINGS, PAINT, REORIENT
+from easel.search import MCTSBot, Search, SearchError
 
 SPECS = ["vangogh(players=1)", "vangogh(players=2)",
          "vangogh(players=2,colors=purple-green,roll=5-2-2-1)",

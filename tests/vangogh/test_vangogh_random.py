@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from engine.vangogh import from_json
-from engine.vangogh.rules import BOX_PER_COLOUR, BOX_WHITES, COLOURS
+from easel.engine.vangogh import from_json
+from easel.engine.vangogh.rules import BOX_PER_COLOUR, BOX_WHITES, COLOURS
 
 from vg_helpers import IMPLS, load
 

@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-import engine
-from engine import DataFileError, GameSpecError, IllegalActionError, StateFormatError
-from engine.vangogh import from_json
-from engine.vangogh.reference import majority_points, solo_utility
+from easel import engine
+from easel.engine import DataFileError, GameSpecError, IllegalActionError, StateFormatError
+from easel.engine.vangogh import from_json
+from easel.engine.vangogh.reference import majority_points, solo_utility
 
 from vg_helpers import (IMPLS, act, chance, edit, legal_texts, load, phase, set_painting,
                         start)
@@ -683,7 +683,7 @@ def test_deck_file_errors(impl, tmp_path):
         load(f"vangogh(deck={bad})", impl)
     with pytest.raises(GameSpecError, match="not found"):
         load(f"vangogh(deck={tmp_path}/none.json)", impl)
-    from engine.vangogh.deck import parse_deck
+    from easel.engine.vangogh.deck import parse_deck
     with pytest.raises(DataFileError, match="frame"):
         parse_deck({"cards": [{"frame": [1], "spaces": []}] * 3})
 

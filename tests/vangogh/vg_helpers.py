@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-import engine
-from engine.vangogh import from_json
-from engine.vangogh.rules import (BOX_PER_COLOUR, BOX_WHITES, COLOURS, parse_piece)
+from easel import engine
+from easel.engine.vangogh import from_json
+from easel.engine.vangogh.rules import (BOX_PER_COLOUR, BOX_WHITES, COLOURS, parse_piece)
 
 IMPLS = ["reference"] + (["core"] if engine.game_entry("vangogh").core else [])
 
@@ -89,7 +89,7 @@ def set_painting(view, slot, card, occupants=None):
 
 
 def _card_orients():
-    from engine.vangogh.deck import load_deck
+    from easel.engine.vangogh.deck import load_deck
     return [c.orient for c in load_deck().cards]
 
 
