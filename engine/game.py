@@ -2,6 +2,8 @@
 `Game` role), shared by the Cython core and the plain-Python reference."""
 from __future__ import annotations
 
+import importlib
+
 from . import textio
 from .registry import GameEntry, canonical_string
 
@@ -47,6 +49,36 @@ class Game:
     def new_initial_state(self):
         raise NotImplementedError
 
+    def _load_json(self, view):
+        raise NotImplementedError(f"{self.name}: no JSON loader")
+
+    def state_from_json(self, view):
+        """A state from its JSON view (games with structured states), checked
+        by the game's validating loader (StateFormatError names the field).
+        The view may carry "move_number"; the state remembers the position as
+        its origin (textio.mark_loaded), so serialize() round-trips it."""
+        view, move = textio.split_move_number(view)
+        state = self._load_json(view)
+        textio.mark_loaded(state, view, move)
+        return state
+
+    def notation_module(self):
+        """The game's table-notation module (write/read), or NotImplementedError
+        naming the game when it has none."""
+        path = self.entry.extra.get("notation")
+        if not path:
+            raise NotImplementedError(
+                f"{self.name} has no table notation; describe its positions as a game record "
+                f"(serialize) or, if it has one, its JSON form")
+        return importlib.import_module(path)
+
+    def state_from_notation(self, text: str):
+        """A state from the game's table notation: read into the JSON view,
+        then loaded by the one validating JSON loader (StateFormatError names
+        what is wrong)."""
+        view = self.notation_module().read(self, text)
+        return self.state_from_json(view)
+
     def __str__(self):
         return self.spec
 
@@ -66,8 +98,7 @@ class CoreGameWrapper(Game):
     def new_initial_state(self):
         return self.core.new_state()
 
-    def state_from_json(self, view):
-        """A state from its JSON view, for games whose module has `state_from_json`."""
+    def _load_json(self, view):
         loader = getattr(self.core.hooks, "state_from_json", None)
         if loader is None:
             raise NotImplementedError(f"{self.name}: no JSON loader")
@@ -86,8 +117,7 @@ class ReferenceGame(Game):
     def new_initial_state(self):
         return self.state_class(self)
 
-    def state_from_json(self, view):
-        """A state from its JSON view, for games whose state class has `from_json`."""
+    def _load_json(self, view):
         loader = getattr(self.state_class, "from_json", None)
         if loader is None:
             raise NotImplementedError(f"{self.name}: no JSON loader")

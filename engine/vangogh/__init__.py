@@ -78,7 +78,8 @@ ENTRY = GameEntry(
     # it beat uniform rollouts 0.740 [0.658, 0.822] over 100 games (seed 21;
     # epsilon 0.15: 0.565 [0.473, 0.657]).
     extra={"search_defaults": {"form": "is", "margin_weight": 0.5, "rollout_depth": -1,
-                               "rollout": "policy"}})
+                               "rollout": "policy"},
+           "notation": "easel.engine.vangogh.notation"})
 register(ENTRY)
 
 
