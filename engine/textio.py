@@ -41,9 +41,19 @@ def _short(ids, limit=40) -> str:
 
 
 def action_to_string(state, action) -> str:
+    """The text of any id of the game (as OpenSpiel's ActionToString): at a
+    chance node a chance outcome id in [0, max_chance_outcomes), elsewhere an
+    action id in [0, num_distinct_actions), legal here or not. Anything else
+    is an IllegalActionError naming the range."""
     game = state.get_game()
-    if not state.is_legal(action):
+    if not isinstance(action, int) or isinstance(action, bool):
         raise IllegalActionError(illegal_message(state, action))
+    chance = state.is_chance_node()
+    size = game.max_chance_outcomes() if chance else game.num_distinct_actions()
+    if not 0 <= action < size:
+        raise IllegalActionError(
+            f"{game.spec}: {action} is not a {'chance outcome' if chance else 'action'} id of "
+            f"this game: ids are 0..{size - 1}")
     return game.codec.action_to_string(state.to_json(), int(action))
 
 

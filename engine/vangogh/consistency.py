@@ -414,9 +414,11 @@ def _check_pending(s):
         if s.draws_left:
             _bad("pending.draws_left", "Madame Ginoux's only")
         if base == P["eugene_take"]:
-            if not 1 <= s.steps_left <= min(2 if s.act_primary else 1, free, sum(s.table)):
-                _bad("pending.steps_left", "Eugene takes 1..min(2 (primary) or 1, free active "
-                                           "spaces, table) Minigoghs (R16)")
+            most = (min(2, sum(s.table)) if s.act_primary
+                    else min(1, free, sum(s.table)))
+            if not 1 <= s.steps_left <= most:
+                _bad("pending.steps_left", "Eugene's primary takes min(2, table) Minigoghs, his "
+                                           "secondary min(1, free active spaces, table) (R16)")
         elif s.steps_left:
             _bad("pending.steps_left", "0 while the table is refilled")
         return

@@ -506,8 +506,10 @@ cdef bint _start_action(const VanGoghParamsC* P, VanGoghStateC* st, int p, int c
                 st.phase = -1
                 return True
     elif c == VG_EUGENE:
+        # R16: the primary takes 2 whatever fits (the excess, of the player's
+        # choice, goes back to the bag); the secondary 1, only into a free space.
         k = 2 if primary else 1
-        if free_spaces(st, p) < k:
+        if not primary and free_spaces(st, p) < k:
             k = free_spaces(st, p)
         if st.table_total < k:
             k = st.table_total
@@ -787,7 +789,10 @@ cdef void _apply_decision(const VanGoghParamsC* P, VanGoghStateC* st, int a) noe
         code = a - A_TAKE
         st.table[code] -= 1
         st.table_total -= 1
-        add_active(st, p, code, 1)
+        if free_spaces(st, p) > 0:
+            add_active(st, p, code, 1)
+        else:
+            add_bag(st, code >> 2, 1)           # the excess, of the player's choice (R16)
         st.steps_left -= 1
         if st.steps_left == 0:
             st.phase = PH_REFILL
