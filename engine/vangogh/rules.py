@@ -112,6 +112,9 @@ def parse_roll(text: str) -> tuple[float, float, float, float]:
     which keeps the text, always reads as the weights used."""
     fields = text.replace(";", "-").split("-")
     what = f"vangogh: option 'roll'={text!r}"
+    if len(fields) > 1 and any(not f.strip() for f in fields):
+        raise GameSpecError(f"{what}: a weight is empty (weights cannot be negative; '-' "
+                            f"separates them)")
     if len(fields) != 4:
         raise GameSpecError(f"{what}: needs 4 weights (lying down-sideway-upright-upside down) "
                             f"separated by '-', got {len(fields)} fields")
@@ -132,7 +135,10 @@ def parse_roll(text: str) -> tuple[float, float, float, float]:
         if x < 0:
             raise GameSpecError(f"{what}: weight {i + 1} ({name}) is negative")
         w.append(x)
-    total = math.fsum(w)
+    try:
+        total = math.fsum(w)
+    except OverflowError:
+        total = math.inf
     if not math.isfinite(total):
         raise GameSpecError(f"{what}: the weights' sum overflows; use smaller numbers")
     if total <= 0:
