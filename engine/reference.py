@@ -127,7 +127,8 @@ class ReferenceState:
         return textio.serialize(self)
 
     def to_notation(self) -> str:
-        return textio.to_notation(self)
+        """The position in the game's table notation (games that have one)."""
+        return self.game.notation_of(self)
 
     def __str__(self):
         return self.game.codec.state_to_string(self.to_json())

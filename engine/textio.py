@@ -157,8 +157,3 @@ def deserialize(game, text: str):
             raise StateFormatError(f"step {i}: {e}") from None
     return state
 
-
-def to_notation(state) -> str:
-    """The state's table notation (games whose entry declares one)."""
-    game = state.get_game()
-    return game.notation_module().write(game, state.to_json())
