@@ -144,7 +144,7 @@ def play_to_end(spec, loaded_ref, view, seed):
     ref_game = loaded_ref.get_game()
     entry = engine.game_entry(ref_game.name)
     core = None
-    if entry.core is not None:
+    if entry.has_core:
         core = engine.load_game(spec, "core").state_from_json(view)
     rng = random.Random(seed)
     state = loaded_ref

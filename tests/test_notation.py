@@ -31,7 +31,7 @@ def _params():
         if not declares_notation(entry):
             continue
         for impl in ("core", "reference"):
-            if impl == "core" and entry.core is None:
+            if impl == "core" and not entry.has_core:
                 continue
             out.append(pytest.param(spec, impl, id=f"{spec}-{impl}"))
     return out
@@ -108,7 +108,7 @@ def test_bad_text_is_refused_with_a_named_error(spec, impl, text):
 @pytest.mark.parametrize("impl", ["core", "reference"])
 def test_games_without_notation_say_so(name, impl):
     entry = engine.game_entry(name)
-    if impl == "core" and entry.core is None:
+    if impl == "core" and not entry.has_core:
         pytest.skip(f"{name} has no core")
     game = engine.load_game(name, impl)
     with pytest.raises(StateFormatError, match=f"{name} has no table notation"):

@@ -685,7 +685,7 @@ class VanGoghState(ReferenceState):
         full it is. Multi-player: the mean over opponents of
         tanh(estimate difference / EVAL_SCALE), in (-1, 1); solo: the solo
         utility of the estimate. The core computes the same numbers in the
-        same order (core.pyx vg_evaluate)."""
+        same order (policy.pyx vg_evaluate)."""
         if self.phase == END:
             return self._returns()
         r = self.r

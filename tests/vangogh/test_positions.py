@@ -284,3 +284,18 @@ def test_pink_text_names_the_minigogh_and_where_it_goes(impl):
     texts = legal_texts(s)
     assert "pink ability: turn blue-upright to sideway" in texts
     assert "pink ability: turn pink-lying down on inactive space 1 to upright" in texts
+
+
+def test_encoding_examples_load():
+    """The notation examples in ENCODING.md are positions the loader accepts."""
+    import os
+    import re as _re
+    here = os.path.dirname(os.path.abspath(engine.__file__))
+    text = open(os.path.join(here, "vangogh", "ENCODING.md")).read()
+    part = text[text.index("Examples (positions"):text.index("## Loading positions")]
+    blocks = _re.findall(r"```\n(.*?)```", part, _re.S)
+    assert len(blocks) == 3
+    for block, spec in zip(blocks, ["vangogh", "vangogh", "vangogh(players=1)"]):
+        for impl in IMPLS:
+            s = engine.load_game(spec, impl).state_from_notation(block)
+            assert s.to_notation() == block
