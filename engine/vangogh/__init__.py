@@ -62,7 +62,7 @@ ENTRY = GameEntry(
         "maxrounds": Option(int, 30, "the game also ends after this many rounds (bounds the "
                                      "game length)", _range(1, 200)),
         "deck": Option(str, "", "path of a painting-deck JSON file (default: the shipped "
-                                "placeholder deck)"),
+                                "placeholder deck)", data_file=True),
     },
     core=_core, reference=_reference,
     placeholder_data=("painting deck (data/paintings-placeholder.json)",

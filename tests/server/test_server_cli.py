@@ -54,9 +54,9 @@ def test_serve_answers_logs_and_drains_on_sigterm(served):
         assert rest[-1].final and rest[-1].stop_reason == pb.STOP_REASON_SHUTDOWN
     assert proc.wait(timeout=10) == 0
     log = proc.stderr.read()
-    assert "NewGame game=pig budget=- status=OK duration_ms=" in log
-    assert "NewGame game=chess budget=- status=INVALID_ARGUMENT" in log
-    assert "Analyze game=connect_four budget=15s status=OK" in log
+    assert "NewGame game='pig' budget=- status=OK duration_ms=" in log
+    assert "NewGame game='chess' budget=- status=INVALID_ARGUMENT" in log
+    assert "Analyze game='connect_four' budget=15s status=OK" in log
     assert "shutting down" in log
 
 
