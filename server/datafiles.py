@@ -12,7 +12,8 @@ name, by its bare file name, a file that the server offers:
 
 * The offer: the regular files directly in the data directory (one
   directory for every game), or, when none is given, each game's shipped
-  data (the `data/` folder beside the game's package).
+  data (the `data/` folder beside the game's package); never Python
+  sources or notes (.py, .md, ...), which live beside the shipped data.
 * A name is plain (letters, digits, '.', '_', '-'; no directory part, no
   leading dot) and names a regular file there; it is opened without
   following a final link and without blocking (a FIFO is refused, not
@@ -40,6 +41,8 @@ from .errors import InvalidArgument, quote
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 DEFAULT_MAX_BYTES = 1 << 20      # a real deck is a few kilobytes
+# Not data: the scripts and notes that live beside the shipped data.
+_NOT_DATA = (".py", ".pyc", ".pyx", ".pxd", ".md", ".c", ".so")
 
 
 def shipped_data_dir(entry) -> str | None:
@@ -80,7 +83,7 @@ class DataFiles:
             return []
         out = []
         for n in sorted(names):
-            if _NAME.match(n):
+            if _NAME.match(n) and not n.endswith(_NOT_DATA):
                 try:
                     if stat.S_ISREG(os.lstat(os.path.join(folder, n)).st_mode):
                         out.append(n)
@@ -97,7 +100,7 @@ class DataFiles:
     def resolve(self, entry, option: str, value: str) -> str:
         """The path of the offered file `value` names (checked: a regular
         file within the size cap); GameSpecError otherwise."""
-        if not _NAME.match(value):
+        if not _NAME.match(value) or value.endswith(_NOT_DATA):
             raise self._refuse(entry, option, f"{quote(value)} is not the name of a data file")
         folder = self.directory_for(entry)
         if folder is None:

@@ -28,7 +28,7 @@ import functools
 import json
 import math
 
-from google.protobuf import json_format, struct_pb2
+from google.protobuf import struct_pb2
 
 from easel import engine
 from easel.engine import PLAYER_CHANCE, textio
@@ -264,6 +264,29 @@ def _check_finite(value, where: str) -> None:
             _check_finite(v, f"{where}[{i}]")
 
 
+def _from_value(v: struct_pb2.Value, where: str):
+    kind = v.WhichOneof("kind")
+    if kind == "number_value":
+        if not math.isfinite(v.number_value):
+            raise InvalidArgument(where, f"numbers must be finite, got {v.number_value}")
+        return v.number_value
+    if kind == "struct_value":
+        return _from_struct(v.struct_value, where)
+    if kind == "list_value":
+        return [_from_value(x, f"{where}[{i}]") for i, x in enumerate(v.list_value.values)]
+    if kind == "string_value":
+        return v.string_value
+    if kind == "bool_value":
+        return v.bool_value
+    return None
+
+
+def _from_struct(s: struct_pb2.Struct, where: str) -> dict:
+    """A Struct as plain Python, refusing NaN and infinities (naming where;
+    json_format would fail on them with a ValueError of its own)."""
+    return {k: _from_value(v, f"{where}.{quote(k, 40)[1:-1]}") for k, v in s.fields.items()}
+
+
 def _no_constant(name):
     raise ValueError(f"{name} is not a number JSON allows")
 
@@ -285,10 +308,7 @@ def from_structured(msg: pb.StructuredState, field: str = "position.state",
         if not isinstance(data, dict):
             raise InvalidArgument(f"{field}.text", "must be a JSON object")
     else:
-        try:
-            data = json_format.MessageToDict(msg.value)
-        except RecursionError:
-            raise InvalidArgument(f"{field}.value", "nested too deeply") from None
+        data = _from_struct(msg.value, f"{field}.value")
     _check_finite(data, f"{field}.{which}")
     data = _integral(data)
     unsupported = Unimplemented(field, f"{game.name} cannot read a state from its JSON form; "
