@@ -42,6 +42,7 @@ from .errors import Cancelled, DeadlineExceeded, ResourceExhausted, Unavailable
 
 MIN_RETRY = 0.05
 MAX_RETRY = 30.0
+MAX_CLIENTS_REMEMBERED = 10_000      # when each was last served (fairness ties)
 
 
 class SearchControl:
@@ -98,6 +99,7 @@ class SearchQueue:
         self._closed = False
         self._mean_seconds = 1.0            # recent search duration (exponential mean)
         self._order = itertools.count()
+        self._last_grant: OrderedDict[str, int] = OrderedDict()   # client -> its last grant
         self.granted_order: deque = deque(maxlen=4096)   # clients in grant order (tests, logs)
 
     # -- state ---------------------------------------------------------------
@@ -182,6 +184,10 @@ class SearchQueue:
         self._running.add(control)
         self._running_by_client[control.client] = self._running_by_client.get(control.client, 0) + 1
         self.granted_order.append(control.client)
+        self._last_grant[control.client] = next(self._order)
+        self._last_grant.move_to_end(control.client)
+        if len(self._last_grant) > MAX_CLIENTS_REMEMBERED:
+            self._last_grant.popitem(last=False)
 
     def _remove_locked(self, control: SearchControl) -> None:
         q = self._waiting.get(control.client)
@@ -194,14 +200,13 @@ class SearchQueue:
     def _dispatch_locked(self) -> None:
         while len(self._running) < self.slots and self._n_waiting:
             # fewest running first; among equals, the one served longest ago
-            # (the OrderedDict keeps clients in that order: served ones move last)
-            client = min(self._waiting, key=lambda c: self._running_by_client.get(c, 0))
+            # (never served: first), then first come
+            client = min(self._waiting, key=lambda c: (self._running_by_client.get(c, 0),
+                                                       self._last_grant.get(c, -1)))
             q = self._waiting[client]
             control = q.popleft()
             self._n_waiting -= 1
-            if q:
-                self._waiting.move_to_end(client)
-            else:
+            if not q:
                 del self._waiting[client]
             self._grant_locked(control)
         self._cond.notify_all()
