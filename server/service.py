@@ -43,6 +43,10 @@ from .replay_cache import ReplayCache
 
 log = logging.getLogger("easel.server")
 
+# A Suggest in the middle of a turn searches at most this many of the turn's
+# earlier positions for the plan it is following (then the position itself).
+MAX_PLAN_ORIGINS = 8
+
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Engine"].full_name
 HEALTH_NAME = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
 
@@ -243,21 +247,27 @@ class EngineServicer(pb_grpc.EngineServicer):
             return pb.SuggestResponse(analysis=analysis.bot_move(plan, state),
                                       position=_info(state, record),
                                       stop_reason=pb.STOP_REASON_NO_SEARCH)
-        turn_state = taken = None
+        origins = []               # (state, steps taken since) of each earlier turn position
         if (turn_start is not None and turn_start < len(record.steps)
                 and not request.settings.search_from_here):
-            prefix = pb.GameRecord(game=request.position.record.game,
-                                   steps=request.position.record.steps[:turn_start])
-            turn_state, _, _ = positions.replay_full(prefix, "position.record", self.files,
+            sent = request.position.record
+            for j in range(turn_start, min(len(record.steps), turn_start + MAX_PLAN_ORIGINS)):
+                prefix = pb.GameRecord(game=sent.game, steps=sent.steps[:j])
+                origin, _, _ = positions.replay_full(prefix, "position.record", self.files,
                                                      self.cache)
-            taken = [s.id for s in record.steps[turn_start:]]
+                origins.append((origin, [s.id for s in record.steps[j:]]))
         control = self._acquire(context)
         try:
             answer = None
-            if turn_state is not None:
-                # None when the turn left the plan: then search from here
-                answer = analysis.follow_plan(plan, turn_state, taken, control,
-                                              _deadline(context))
+            # The earliest position of this turn whose plan the steps taken
+            # since have followed gives the answer (see SearchSettings.
+            # search_from_here): if the plan of position j was followed to
+            # here, the plans of the earlier positions were not, so the next
+            # call of the turn finds the same j again.
+            for origin, taken in origins:
+                answer = analysis.follow_plan(plan, origin, taken, control, _deadline(context))
+                if answer is not None or control.stopped:
+                    break
             if answer is None:
                 answer = analysis.suggest(plan, state, control, _deadline(context))
         finally:
