@@ -428,13 +428,19 @@ def position_info(state, record: pb.GameRecord | None = None,
         game=game.spec, kind=node_kind(state), current_player=state.current_player(),
         state=_struct(view), text=str(state), returns=state.returns(),
         move_number=state.move_number(), num_players=game.num_players())
-    if has_notation(game.entry) and hasattr(state, "to_notation"):
-        info.notation = state.to_notation()
+    if has_notation(game.entry):
+        info.notation = notation_of(state)
     if record is not None:
         info.record.CopyFrom(record)
     elif with_record:
         info.record.CopyFrom(record_of(state))
     return info
+
+
+def notation_of(state) -> str:
+    """The state's table notation (games that declare one)."""
+    write = getattr(state, "to_notation", None)
+    return write() if write is not None else ""
 
 
 def action_info(state, action: int, view=None, probability: float = 0.0) -> pb.ActionInfo:

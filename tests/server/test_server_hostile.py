@@ -354,3 +354,51 @@ def test_analyze_reports_carry_the_top_few(stub):
         list(stub.Analyze(pb.AnalyzeRequest(position=record("pig"), report_candidates=-1),
                           timeout=10))
     assert_status(e, INVALID, "report_candidates:")
+
+
+# -- table notation --------------------------------------------------------------------------
+
+def test_a_game_without_notation_says_so(stub):
+    with pytest.raises(grpc.RpcError) as e:
+        stub.LegalActions(pb.LegalActionsRequest(position=pb.Position(
+            notation=pb.TableNotation(game="pig", text="whatever"))), timeout=5)
+    assert_status(e, INVALID, "position.notation.game:", "pig has no table notation")
+    games = {g.name: g for g in stub.ListGames(pb.ListGamesRequest(), timeout=5).games}
+    for name, g in games.items():
+        assert g.reads_notation == bool(getattr(getattr(engine.game_entry(name),
+                                                        "capabilities", None), "notation", False))
+
+
+def test_notation_is_wired_for_any_game_that_declares_it(stub, monkeypatch, capsys):
+    """A stand-in notation (the serialized record) on pig, declared the way
+    games declare it, flows through every surface."""
+    from types import SimpleNamespace
+
+    from easel.engine.game import Game
+    from easel.server import positions
+    from easel.server.cli import main
+
+    monkeypatch.setattr(positions, "capabilities",
+                        lambda entry: SimpleNamespace(notation=entry.name == "pig"))
+    monkeypatch.setattr(Game, "state_from_notation",
+                        lambda self, text: self.deserialize_state(text.replace(";", "\n")),
+                        raising=False)
+    monkeypatch.setattr(positions, "notation_of",
+                        lambda state: state.serialize().strip().replace("\n", ";"))
+    text = "easel-state-v1;pig;0;3;1"          # roll, Roll 4, stop
+    r = stub.LegalActions(pb.LegalActionsRequest(position=pb.Position(
+        notation=pb.TableNotation(game="pig", text=text, expected_player=1))), timeout=5)
+    assert r.position.current_player == 1 and r.position.notation == text
+    assert not r.position.HasField("record")
+    with pytest.raises(grpc.RpcError) as e:
+        stub.LegalActions(pb.LegalActionsRequest(position=pb.Position(
+            notation=pb.TableNotation(game="pig", text="easel-state-v1;pig;9"))), timeout=5)
+    assert_status(e, INVALID, "position.notation.text:")
+    r = stub.Suggest(pb.SuggestRequest(position=pb.Position(
+        notation=pb.TableNotation(game="pig", text=text)), settings=settings(iterations=50)),
+        timeout=10)
+    assert r.analysis.player == 1
+    assert main(["suggest", "pig", "--position", text, "--iterations", "50"]) == 0
+    assert capsys.readouterr().out.startswith("player 1 to move; 50 iterations")
+    assert main(["suggest", "connect_four", "--position", "x"]) == 2
+    assert "connect_four has no table notation" in capsys.readouterr().err
