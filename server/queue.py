@@ -101,6 +101,7 @@ class SearchQueue:
         self._order = itertools.count()
         self._last_grant: OrderedDict[str, int] = OrderedDict()   # client -> its last grant
         self.granted_order: deque = deque(maxlen=4096)   # clients in grant order (tests, logs)
+        self.refused = 0                                 # RESOURCE_EXHAUSTED answers so far
 
     # -- state ---------------------------------------------------------------
     def running(self) -> int:
@@ -144,6 +145,7 @@ class SearchQueue:
                 who = ("this client's" if mine is not None
                        and len(mine) >= self.max_waiting_per_client else "the")
                 delay = self._retry_after_locked()
+                self.refused += 1
                 raise ResourceExhausted(
                     "", f"{who} search queue is full ({self.slots} running, "
                         f"{self._n_waiting} waiting); retry in {delay:.2f} s",

@@ -125,6 +125,8 @@ def test_node_example_client(server):
     assert "legal actions: 0:x0 1:x1 2:x2 3:x3 4:x4 5:x5 6:x6" in text
     assert "applied x3; player 1 to move" in text
     assert "illegal move refused: INVALID_ARGUMENT: action.id:" in text
+    long_input = [ln for ln in text.splitlines() if ln.startswith("long input refused:")]
+    assert len(long_input) == 1 and int(long_input[0].split("(")[1].split()[0]) < 400
     assert "suggest: player 1, 500 iterations" in text
     best = [ln for ln in text.splitlines() if ln.startswith("best: ")]
     assert len(best) == 1 and best[0][len("best: "):] in {f"o{i}" for i in range(7)}
