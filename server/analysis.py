@@ -3,11 +3,14 @@ search (whole, or in report-sized chunks for streaming) and turn its analysis
 into protobuf. Plain functions and small classes; the servicer only wires
 them to gRPC.
 
-One request = one `search.Search` over a clone of the request's own state.
-Stopping: whoever wants a search to end (the client's cancel or deadline via
-the gRPC callback, or the server's shutdown) calls `SearchControl.stop`,
-which records why and calls `Search.cancel()`; a running `run()` returns
-within about a millisecond, so the streaming loop notices within one chunk.
+One request = one `search.Search` over a clone of the request's own state
+(two or more when a mid-turn Suggest follows the turn's plan; see
+`follow_plan`). Stopping: whoever wants a search to end (the client's cancel
+or deadline via the gRPC callback, or the server's shutdown) calls
+`SearchControl.stop` (server/queue.py), which records why and calls
+`Search.cancel()`; a running `run()` returns within about a millisecond, so
+the streaming loop notices within one chunk. Every final answer names at
+least one move (`_at_least_one`).
 """
 from __future__ import annotations
 
