@@ -25,9 +25,12 @@ run more than the server allows:
   most their share once others are waiting.
 * When the queue is full (`max_waiting_searches` in all, or
   `max_waiting_per_client` for that client), ResourceExhausted carries
-  `retry_after`: the expected wait, from the mean of recent search
-  durations and the number waiting (clamped to 50 ms .. 30 s). The service
-  sends it as grpc-retry-pushback-ms.
+  `retry_after`, sent by the service as grpc-retry-pushback-ms. A place in
+  the queue opens about every (mean recent search time / slots) seconds, so
+  the refused calls are given successive places: the first is told to come
+  back after one interval, the next after two, and so on (clamped to 50 ms
+  .. 30 s). Refused clients thus return spread out, about when there is
+  room for them, instead of all at once.
 * `shutdown()` refuses new searches and stops the running and waiting ones
   ("shutdown"): running searches answer with what they have.
 """
@@ -98,6 +101,7 @@ class SearchQueue:
         self._n_waiting = 0
         self._closed = False
         self._mean_seconds = 1.0            # recent search duration (exponential mean)
+        self._promised = 0.0                # the last retry time promised (time.monotonic())
         self._order = itertools.count()
         self._last_grant: OrderedDict[str, int] = OrderedDict()   # client -> its last grant
         self.granted_order: deque = deque(maxlen=4096)   # clients in grant order (tests, logs)
@@ -112,13 +116,14 @@ class SearchQueue:
         with self._cond:
             return self._n_waiting
 
-    def retry_after(self) -> float:
-        with self._cond:
-            return self._retry_after_locked()
-
     def _retry_after_locked(self) -> float:
-        ahead = self._n_waiting + 1
-        return min(MAX_RETRY, max(MIN_RETRY, self._mean_seconds * ahead / self.slots))
+        """The next free place among those promised to refused calls."""
+        now = time.monotonic()
+        interval = self._mean_seconds / self.slots
+        at = max(now, self._promised) + interval
+        delay = min(MAX_RETRY, max(MIN_RETRY, at - now))
+        self._promised = now + delay
+        return delay
 
     # -- acquiring -------------------------------------------------------------
     def ticket(self, client: str = "") -> SearchControl:

@@ -92,6 +92,13 @@ def test_queue_full_answers_with_a_retry_delay():
     with pytest.raises(ResourceExhausted, match="the search queue is full") as e:
         q.acquire("C")
     assert e.value.retry_after > 0
+    # refused calls are told successive places, not all the same moment
+    delays = []
+    for client in "DEFGH":
+        with pytest.raises(ResourceExhausted) as e:
+            q.acquire(client)
+        delays.append(e.value.retry_after)
+    assert delays == sorted(delays) and delays[-1] > delays[0]
 
 
 def test_queue_waits_end_with_deadline_cancel_and_shutdown():
