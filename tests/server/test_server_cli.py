@@ -130,3 +130,24 @@ def test_node_example_client(server):
     assert "suggest: player 1, 500 iterations" in text
     best = [ln for ln in text.splitlines() if ln.startswith("best: ")]
     assert len(best) == 1 and best[0][len("best: "):] in {f"o{i}" for i in range(7)}
+
+
+def test_suggest_command_in_process_takes_a_deck_path(tmp_path, capsys):
+    # Local use may name files by path; the private server accepts them
+    # (and only this process can call it: it wants a random bearer token).
+    import shutil
+    deck = tmp_path / "my deck.json"
+    shutil.copy(os.path.join(ROOT, "engine", "vangogh", "data", "paintings-placeholder.json"),
+                deck)
+    from easel import engine
+    state = engine.load_game(f"vangogh(deck={deck})").new_initial_state()
+    steps = []
+    while state.is_chance_node():
+        a = state.chance_outcomes()[0][0]
+        state.apply_action(a)
+        steps.append(str(a))
+    path = tmp_path / "rec.txt"
+    path.write_text("\n".join(steps) + "\n")
+    assert main(["suggest", f"vangogh(deck={deck})", "--record", str(path),
+                 "--iterations", "30"]) == 0
+    assert "30 iterations" in capsys.readouterr().out
