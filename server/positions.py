@@ -24,7 +24,6 @@ state or game object is shared between calls.
 """
 from __future__ import annotations
 
-import functools
 import json
 import math
 
@@ -33,7 +32,6 @@ from google.protobuf import struct_pb2
 from easel import engine
 from easel.engine import PLAYER_CHANCE, textio
 from easel.engine.errors import EaselError, GameSpecError, IllegalActionError
-from easel.engine.registry import canonical_string
 from easel.v1 import engine_pb2 as pb
 
 from .datafiles import DataFiles
@@ -56,26 +54,14 @@ _OPTION_TYPES = {int: pb.OPTION_TYPE_INT, float: pb.OPTION_TYPE_FLOAT,
 
 # -- games -------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
-def reads_structured_state(name: str) -> bool:
-    """Whether a game reads its JSON form back (probed once per game on its
-    default options; the answer is a fact of the game's code)."""
-    try:
-        game = load_game(name, "game")
-        game.state_from_json(game.new_initial_state().to_json())
-        return True
-    except Exception:
-        return False
-
-
 def game_info(entry, files: DataFiles | None = None) -> pb.GameInfo:
     info = pb.GameInfo(
-        reads_structured_state=reads_structured_state(entry.name),
-        reads_notation=has_notation(entry),
+        reads_structured_state=entry.capabilities.structured_states,
+        capabilities=entry.capabilities.names(), left_out=list(entry.left_out),
         name=entry.name, long_name=entry.long_name, description=entry.description,
         min_players=entry.min_players, max_players=entry.max_players,
         placeholder_data=list(entry.placeholder_data),
-        implementations=(["core", "reference"] if entry.core else ["reference"]),
+        implementations=entry.implementations,
         players_option=entry.players_option or "")
     for name in sorted(entry.options):
         opt = entry.options[name]
@@ -311,15 +297,11 @@ def from_structured(msg: pb.StructuredState, field: str = "position.state",
         data = _from_struct(msg.value, f"{field}.value")
     _check_finite(data, f"{field}.{which}")
     data = _integral(data)
-    unsupported = Unimplemented(field, f"{game.name} cannot read a state from its JSON form; "
-                                       f"send the position as a game record instead")
-    reader = getattr(game, "state_from_json", None)     # engine.game.Game
-    if reader is None:
-        raise unsupported
+    if not game.entry.capabilities.structured_states:
+        raise Unimplemented(field, f"{game.name} cannot read a state from its JSON form; "
+                                   f"send the position as a game record instead")
     try:
-        state = reader(data)
-    except NotImplementedError:
-        raise unsupported from None
+        state = game.state_from_json(data)
     except (EaselError, ValueError, KeyError, TypeError, IndexError, AttributeError,
             OverflowError, RecursionError) as e:
         raise InvalidArgument(f"{field}.{which}",
@@ -346,7 +328,7 @@ def _check_current_player(state, data: dict, where: str) -> None:
 def from_notation(msg, field: str = "position.notation", files: DataFiles | None = None):
     """A state from the game's table notation (games that declare it)."""
     game = load_game(msg.game, f"{field}.game", files)
-    if not has_notation(game.entry) or not hasattr(game, "state_from_notation"):
+    if not has_notation(game.entry):
         raise InvalidArgument(f"{field}.game", f"{game.name} has no table notation; send the "
                                                f"position as a record or a structured state")
     if len(msg.text) > MAX_NOTATION:
@@ -439,8 +421,7 @@ def position_info(state, record: pb.GameRecord | None = None,
 
 def notation_of(state) -> str:
     """The state's table notation (games that declare one)."""
-    write = getattr(state, "to_notation", None)
-    return write() if write is not None else ""
+    return state.get_game().notation_of(state)
 
 
 def action_info(state, action: int, view=None, probability: float = 0.0) -> pb.ActionInfo:
