@@ -29,10 +29,10 @@ protected by a random bearer token.
 """
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import stat
-import sys
 
 from easel.engine.errors import DataFileError, GameSpecError
 from easel.engine.registry import canonical_string, game_params, split_game_string
@@ -47,7 +47,11 @@ _NOT_DATA = (".py", ".pyc", ".pyx", ".pxd", ".md", ".c", ".so")
 
 def shipped_data_dir(entry) -> str | None:
     """The `data/` folder beside a game's package, if it has one."""
-    module = sys.modules.get(getattr(entry.reference, "__module__", ""), None)
+    module_name = entry.hooks.reference.partition(":")[0]      # "easel.engine.vangogh.reference"
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        return None
     path = getattr(module, "__file__", None)
     if not path:
         return None
@@ -166,15 +170,16 @@ class DataFiles:
         else its reference. Its `spec` is the public game string (data
         files by name)."""
         entry, params, public = self.parse(spec)
+        from easel.engine.game import build_core_game, build_reference_game
         game = None
-        if entry.core is not None and implementation in ("auto", "core"):
+        if entry.has_core and implementation in ("auto", "core"):
             try:
-                game = entry.core(params)
+                game = build_core_game(entry, params)
             except ImportError:     # a core declared but not built: the rules still serve
                 if implementation == "core":
                     raise
         if game is None:
-            game = entry.reference(params)
+            game = build_reference_game(entry, params)
         game.spec = canonical_string(entry, public)
         return game
 

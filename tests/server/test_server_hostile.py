@@ -365,8 +365,7 @@ def test_a_game_without_notation_says_so(stub):
     assert_status(e, INVALID, "position.notation.game:", "pig has no table notation")
     games = {g.name: g for g in stub.ListGames(pb.ListGamesRequest(), timeout=5).games}
     for name, g in games.items():
-        assert g.reads_notation == bool(getattr(getattr(engine.game_entry(name),
-                                                        "capabilities", None), "notation", False))
+        assert ("notation" in g.capabilities) == engine.game_entry(name).capabilities.notation
 
 
 def test_notation_is_wired_for_any_game_that_declares_it(stub, monkeypatch, capsys):
