@@ -66,6 +66,27 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
+def _port_problem(host: str, port: int) -> str | None:
+    """Why host:port cannot be listened on, found before gRPC tries (whose own
+    failure is a log line from its C core and an exception); None if free.
+    Bound the way gRPC binds (SO_REUSEADDR), then released at once."""
+    import socket
+    if port == 0:
+        return None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        return f"cannot listen on {host}:{port}: {e.strerror}"
+    for family, kind, proto, _, address in infos[:1]:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as e:
+                return f"cannot listen on {host}:{port}: {e.strerror.lower()}"
+    return None
+
+
 def run(args) -> int:
     from easel.server.auth import read_token, server_credentials
     from easel.server.datafiles import DataFiles
@@ -107,6 +128,9 @@ def run(args) -> int:
     # Handlers first: a signal that comes while the server starts still drains.
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    problem = _port_problem(args.host, args.port)
+    if problem:
+        return fail(problem)
     try:
         srv = build_server(port=args.port, host=args.host, limits=limits, files=files,
                            credentials=credentials, auth_token=token).start()
