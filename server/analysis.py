@@ -246,7 +246,8 @@ def _raise_if_ended(control: SearchControl, search) -> None:
 def analyze(plan: Plan, state, control: SearchControl, interval: float,
             deadline: float | None = None, report_top_k: int | None = 3):
     """Yield (analysis, final, stop_reason): a report every `interval` seconds
-    of search (its top `report_top_k` candidates), then one final report
+    of search (its top `report_top_k` candidates; none before the search has
+    one), then one final report
     (`plan.top_k` candidates, at least one) when the budget is spent or the
     server shuts down. Once the client cancelled or the deadline passed,
     nothing more is yielded: DeadlineExceeded or Cancelled is raised instead."""
@@ -267,8 +268,9 @@ def analyze(plan: Plan, state, control: SearchControl, interval: float,
             final = to_proto(_at_least_one(search, plan.top_k, control, deadline), plan.bot)
             yield final, True, (pb.STOP_REASON_BUDGET if done else pb.STOP_REASON_SHUTDOWN)
             return
-        yield (to_proto(search.analysis(top_k=report_top_k), plan.bot), False,
-               pb.STOP_REASON_UNSPECIFIED)
+        report = search.analysis(top_k=report_top_k)
+        if report.candidates:        # a report names a move, or waits for the next chunk
+            yield to_proto(report, plan.bot), False, pb.STOP_REASON_UNSPECIFIED
 
 
 def follow_plan(plan: Plan, turn_state, taken: list[int], control: SearchControl,
