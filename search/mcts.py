@@ -505,3 +505,19 @@ class MCTSBot:
         if len(legal) == 1:                 # a forced move needs no search
             return legal[0]
         return self.analyze(state, top_k=1).best.action
+
+    def ponder(self, state, seconds: float) -> int:
+        """Grow the tree at `state` for about `seconds` while another player
+        is to move there (pondering): the subtree of the move they make is
+        kept for this bot's next search (tree reuse). Returns the iterations
+        run. Does nothing for PIMC, whose worlds are drawn afresh each move."""
+        if self.options["form"] == "pimc" or not self.reuse or state.current_player() < 0:
+            return 0
+        return self._search_for(state).run(time_limit=seconds)
+
+    def cancel(self) -> None:
+        """Stop a running `step` or `ponder` (from another thread) within
+        about one iteration; the next call searches normally."""
+        search = self._search
+        if search is not None:
+            search.cancel()

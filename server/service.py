@@ -218,16 +218,17 @@ def _position(request):
 class EngineServer:
     """A bound (not yet started) server: `port` is the port it listens on."""
 
-    def __init__(self, server, port, servicer, health_servicer, slots):
+    def __init__(self, server, port, servicer, health_servicer, slots, matches=None):
         self.server = server
         self.port = port
         self.servicer = servicer
         self.health = health_servicer
         self.slots = slots
+        self.matches = matches          # hosted matches' MatchManager, or None
 
     def start(self) -> "EngineServer":
         self.server.start()
-        for name in ("", SERVICE_NAME):
+        for name in ("", *getattr(self, "service_names", [SERVICE_NAME])):
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         return self
 
@@ -237,6 +238,8 @@ class EngineServer:
         flight, then cancel what is left. Returns when the server is down."""
         self.health.enter_graceful_shutdown()
         self.slots.shutdown()
+        if self.matches is not None:    # bots stop; open matches stay open in the database
+            self.matches.stop()
         self.server.stop(grace).wait()
 
     def wait(self):
@@ -247,8 +250,10 @@ class EngineServer:
 
 
 def build_server(port: int = 0, host: str = "127.0.0.1", limits: Limits | None = None,
-                 extra_workers: int = 8) -> EngineServer:
-    """Build the server on host:port (0: any free port). Start it with .start()."""
+                 extra_workers: int = 8, matches=None) -> EngineServer:
+    """Build the server on host:port (0: any free port). Start it with .start().
+    matches: a started `server.matches.MatchManager` to serve easel.v1.Matches
+    beside the Engine (its streams get worker threads of their own)."""
     limits = limits or Limits()
     slots = analysis.SearchSlots(limits.max_concurrent_searches)
     options = [("grpc.max_receive_message_length", limits.max_message_bytes),
@@ -256,18 +261,27 @@ def build_server(port: int = 0, host: str = "127.0.0.1", limits: Limits | None =
                ("grpc.so_reuseport", 0)]
     # Searches hold a worker each; the extra workers keep cheap calls (and the
     # RESOURCE_EXHAUSTED answer itself) flowing while every search slot is busy.
-    pool = futures.ThreadPoolExecutor(max_workers=limits.max_concurrent_searches + extra_workers,
-                                      thread_name_prefix="easel-rpc")
+    workers = limits.max_concurrent_searches + extra_workers
+    if matches is not None:             # each WatchMatch stream holds a worker
+        workers += matches.limits.max_streams
+    pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="easel-rpc")
     server = grpc.server(pool, options=options)
     servicer = EngineServicer(limits, slots)
     pb_grpc.add_EngineServicer_to_server(servicer, server)
+    names = [SERVICE_NAME]
+    if matches is not None:             # hosted matches (server/matches/)
+        from .matches.service import SERVICE_NAME as MATCHES_NAME, add_matches
+        add_matches(server, matches, limits, slots)
+        names.append(MATCHES_NAME)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
-        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+        (*names, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
          reflection.SERVICE_NAME), server)
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     bound = server.add_insecure_port(address)
     if bound == 0:
         raise OSError(f"cannot listen on {address}")
-    return EngineServer(server, bound, servicer, health_servicer, slots)
+    srv = EngineServer(server, bound, servicer, health_servicer, slots, matches)
+    srv.service_names = names
+    return srv
