@@ -1,5 +1,6 @@
 """`easel serve`: run the gRPC service easel.v1.Engine (with health checking
-and reflection) until SIGTERM or SIGINT, which drain the calls in flight."""
+and reflection), and easel.v1.Matches over its database, until SIGTERM or
+SIGINT, which drain the calls in flight."""
 from __future__ import annotations
 
 import logging
@@ -36,6 +37,8 @@ def add_parser(sub):
     p.add_argument("--grace", type=float, default=5.0,
                    help="seconds given to calls in flight on shutdown (default %(default)s)")
     p.add_argument("--log-level", default="INFO", help="logging level (default %(default)s)")
+    from easel.server.matches import options as match_options      # hosted matches
+    match_options.add_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -62,7 +65,17 @@ def run(args) -> int:
     # Handlers first: a signal that comes while the server starts still drains.
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    srv = build_server(port=args.port, host=args.host, limits=limits).start()
+    # hosted matches: open the database and resume its open matches
+    from easel.server.matches import options as match_options
+    from easel.server.matches.store import StoreError
+    try:
+        matches = match_options.build_manager(args, limits)
+    except (ValueError, StoreError) as e:
+        print(f"easel serve: error: {e}", file=sys.stderr)
+        return 2
+    if matches is not None:
+        log.info("matches: database %s, %d open match(es) resumed", args.db, matches.resumed)
+    srv = build_server(port=args.port, host=args.host, limits=limits, matches=matches).start()
     log.info("serving easel.v1.Engine on %s:%d (%s)", args.host, srv.port, limits)
     print(f"listening on {args.host}:{srv.port}", flush=True)
     while not stopping.wait(0.5):

@@ -86,7 +86,23 @@ def default_path() -> str:
 
 
 class StoreError(Exception):
-    """The database cannot be used (wrong schema, unreadable file)."""
+    """The database cannot be used (wrong schema, unreadable file, in use)."""
+
+
+def _lock_exclusively(lock_path: str):
+    """One server per database: two would both resume the same open matches
+    and play them twice. An advisory lock (flock) on a file beside the
+    database, held while the store is open; the kernel drops it when the
+    process dies, SIGKILL included, so a crash never leaves it stale."""
+    import fcntl
+    f = open(lock_path, "a+")
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise StoreError(f"{lock_path[:-5]}: the match database is in use by another server "
+                         f"(one server per database; give this one another --db)") from None
+    return f
 
 
 @dataclass
@@ -134,8 +150,10 @@ class Store:
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError("synchronous must be FULL or NORMAL")
         self.path = path
+        self._lockfile = None
         if path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            self._lockfile = _lock_exclusively(path + ".lock")
         try:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
                                        timeout=30.0)
@@ -155,6 +173,9 @@ class Store:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+        if self._lockfile is not None:
+            self._lockfile.close()          # releases the lock
+            self._lockfile = None
 
     def _write(self, statements) -> None:
         """Run (sql, params) pairs as one transaction, committed on return."""
