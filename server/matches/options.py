@@ -13,10 +13,11 @@ def add_arguments(p) -> None:
                         "one server per file")
     g.add_argument("--no-matches", action="store_true",
                    help="serve the Engine only: no Matches service, no database")
-    g.add_argument("--db-sync", choices=["full", "normal"], default="full",
-                   help="full (default): each step reaches the disk before it is "
-                        "acknowledged; normal: skips that fsync (safe against a killed "
-                        "server, not against a power cut)")
+    g.add_argument("--db-sync", choices=["normal", "full"], default="normal",
+                   help="normal (default): a step is acknowledged once committed to the "
+                        "database's log, which survives a killed server (SIGKILL "
+                        "included); full: also waits for the disk (an fsync per step, "
+                        "several ms), so that a power cut loses nothing either")
     g.add_argument("--match-idle-expiry", type=float, default=d.idle_expiry, metavar="SECONDS",
                    help="an open match with no step for this long expires (default %(default)s)")
     g.add_argument("--max-open-matches", type=int, default=d.max_open_matches,

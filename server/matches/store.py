@@ -5,9 +5,11 @@ Durability contract: each write below is one transaction, committed before it
 returns; the callers tell no client of a step until it has returned. A
 process killed at any moment (SIGKILL included) therefore loses nothing that
 anyone was told: SQLite's WAL either holds a committed transaction whole or
-not at all. With `synchronous="FULL"` (the default) a commit also reaches the
-disk before it returns, so a power cut loses nothing either; "NORMAL" skips
-that fsync (still safe against a killed process, not against a power cut).
+not at all: with `synchronous="NORMAL"` (the default) a commit is in the WAL,
+in the operating system's hands, when it returns. "FULL" also waits for the
+disk (an fsync per step: about 7 ms on the machine the benchmarks ran on,
+against 0.1 ms), so that a power cut or a kernel crash, not only a killed
+server, loses nothing acknowledged either (benchmarks/bench_matches.py).
 
 What is stored: token *hashes* (SHA-256), never tokens; the chance seed, which
 is never sent to anyone. One connection, used under a lock: the writes are
@@ -146,7 +148,7 @@ class MatchRow:
 
 
 class Store:
-    def __init__(self, path: str, synchronous: str = "FULL"):
+    def __init__(self, path: str, synchronous: str = "NORMAL"):
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError("synchronous must be FULL or NORMAL")
         self.path = path

@@ -1,0 +1,253 @@
+"""Hosted matches' speed. Run: python -m pytest benchmarks/bench_matches.py -s
+(or PYTHONPATH=. python benchmarks/bench_matches.py [step|rate|reuse|arena]).
+
+1. Committed step: the median cost of one client step, from the request to
+   the commit (token check, step resolution, SQLite commit, wake-ups), in
+   three layers measured in the same run: the store's append alone, the
+   manager's `submit` in-process, and SubmitAction over loopback gRPC; each
+   with synchronous=NORMAL (the default: safe against a killed server) and
+   FULL (an fsync per step: safe against a power cut too).
+   Target: under 2 ms median for SubmitAction (NORMAL).
+2. Matches per minute with 1, 4 and 16 bot-only matches in flight at once
+   (connect_four, mcts(iterations=200) against mcts(iterations=200), two bot
+   threads), over one server; the ratio to the single-match rate.
+3. Tree reuse: the median bot move time with tree reuse across the match
+   against a fresh search per move, at the same iterations (connect_four and
+   pig, mcts(iterations=2000), the same games replayed for both).
+4. Strength (arena, on demand: `arena` argument or EASEL_BENCH_ARENA=1):
+   mcts(iterations=N) against mcts(iterations=N,reuse=false) over 200
+   games in duplicate blocks.
+Timing decides no test: the figures are printed and kept in extra_info.
+"""
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+import grpc
+
+from easel import engine
+from easel.server.analysis import Limits
+from easel.server.matches import MatchLimits, MatchManager, Store
+from easel.server.matches.store import StepRow
+from easel.server.service import build_server
+from easel.v1 import engine_pb2 as epb
+from easel.v1 import matches_pb2 as pb
+from easel.v1 import matches_pb2_grpc
+
+STEPS = 600
+RATE_MATCHES = {1: 6, 4: 12, 16: 32}       # matches played at each concurrency
+RATE_BOT = "mcts(iterations=200)"
+REUSE_ITERATIONS = 2000
+REUSE_GAMES = 6
+ARENA_GAMES = int(os.environ.get("EASEL_BENCH_ARENA_GAMES", "200"))
+ARENA_ITERATIONS = 300
+
+
+def _manager(db, sync="FULL", **limits):
+    return MatchManager(Store(db, synchronous=sync),
+                        MatchLimits(**{"bot_threads": 2, "max_open_matches": 1000,
+                                       "max_open_per_client": 1000, **limits}),
+                        Limits()).start()
+
+
+def _client_match(manager, game="connect_four"):
+    m, tokens, _, _ = manager.create(game, [{"kind": "client"}, {"kind": "client"}],
+                                     "server", False, "bench")
+    return m, tokens
+
+
+def step_cost():
+    out = {}
+    for sync in ("NORMAL", "FULL"):
+        with tempfile.TemporaryDirectory() as d:
+            # the store alone
+            store = Store(os.path.join(d, "alone.sqlite3"), synchronous=sync)
+            manager = MatchManager(store, MatchLimits(bot_threads=1), Limits())
+            m, _ = _client_match(manager)
+            times = []
+            for n in range(STEPS):
+                row = StepRow(n, n % 7, n % 2, "client", time.time())
+                t0 = time.perf_counter()
+                store.append_step(m.id, row)
+                times.append(time.perf_counter() - t0)
+            out[f"store_append_{sync.lower()}_ms"] = statistics.median(times) * 1e3
+            store.close()
+            # the manager's submit, in-process: whole games of connect_four
+            manager = _manager(os.path.join(d, "submit.sqlite3"), sync)
+            times = []
+            rng = random.Random(1)
+            while len(times) < STEPS:
+                m, tokens = _client_match(manager)
+                while not m.ended:
+                    state = m.state
+                    action = rng.choice(state.legal_actions())
+                    step = epb.Step(id=action)
+                    t0 = time.perf_counter()
+                    manager.submit(m.id, tokens[state.current_player()], len(m.steps), step)
+                    times.append(time.perf_counter() - t0)
+            out[f"submit_in_process_{sync.lower()}_ms"] = statistics.median(times) * 1e3
+            # over gRPC
+            srv = build_server(port=0, matches=manager).start()
+            ch = grpc.insecure_channel(f"127.0.0.1:{srv.port}")
+            stub = matches_pb2_grpc.MatchesStub(ch)
+            times = []
+            try:
+                while len(times) < STEPS // 2:
+                    made = stub.CreateMatch(pb.CreateMatchRequest(
+                        game="connect_four", seats=[pb.SeatConfig(client=True)] * 2))
+                    tokens = {t.seat: t.token for t in made.seat_tokens}
+                    state = engine.load_game("connect_four").new_initial_state()
+                    while not state.is_terminal():
+                        action = rng.choice(state.legal_actions())
+                        req = pb.SubmitActionRequest(
+                            match_id=made.match_id, token=tokens[state.current_player()],
+                            step=len(state.history()), action=epb.Step(id=action))
+                        t0 = time.perf_counter()
+                        stub.SubmitAction(req, timeout=10)
+                        times.append(time.perf_counter() - t0)
+                        state.apply_action(action)
+            finally:
+                ch.close()
+                srv.stop(grace=0)
+                manager.store.close()
+            out[f"submit_grpc_{sync.lower()}_ms"] = statistics.median(times) * 1e3
+    return out
+
+
+def match_rate():
+    out = {}
+    with tempfile.TemporaryDirectory() as d:
+        manager = _manager(os.path.join(d, "rate.sqlite3"))
+        try:
+            for conc, total in RATE_MATCHES.items():
+                lock = threading.Lock()
+                left = [total]
+                steps = [0]
+
+                def worker():
+                    while True:
+                        with lock:
+                            if left[0] == 0:
+                                return
+                            left[0] -= 1
+                        m, _, _, _ = manager.create(
+                            "connect_four", [{"kind": "bot", "bot": RATE_BOT}] * 2, "server",
+                            False, "bench")
+                        with m.cond:
+                            while not m.ended:
+                                m.cond.wait(1.0)
+                            with lock:
+                                steps[0] += len(m.steps)
+
+                threads = [threading.Thread(target=worker) for _ in range(conc)]
+                t0 = time.perf_counter()
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                elapsed = time.perf_counter() - t0
+                out[f"matches_per_min_{conc}"] = total / elapsed * 60
+                out[f"steps_per_s_{conc}"] = steps[0] / elapsed
+        finally:
+            manager.stop()
+            manager.store.close()
+    for conc in RATE_MATCHES:
+        out[f"ratio_{conc}_to_1"] = out[f"matches_per_min_{conc}"] / out["matches_per_min_1"]
+    return out
+
+
+def reuse_move_times():
+    """Median move time, reuse against fresh, on the same positions: the
+    games are played by the reusing bots, then every one of their decision
+    positions is searched again by fresh-search bots of the same iterations."""
+    from easel.search.mcts import MCTSBot
+    out = {}
+    for game_name in ("connect_four", "pig"):
+        game = engine.load_game(game_name)
+        reuse_t, fresh_t, kept = [], [], []
+        for g in range(REUSE_GAMES):
+            rng = random.Random(g)
+            bots = [MCTSBot(game, iterations=REUSE_ITERATIONS, seed=100 * g + p,
+                            early_stop=False) for p in range(2)]
+            fresh = [MCTSBot(game, iterations=REUSE_ITERATIONS, seed=100 * g + p,
+                             reuse=False, early_stop=False) for p in range(2)]
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    engine.play_chance(state, rng)
+                    continue
+                p = state.current_player()
+                t0 = time.perf_counter()
+                action = bots[p].step(state)
+                reuse_t.append(time.perf_counter() - t0)
+                if bots[p]._search is not None:
+                    kept.append(bots[p]._search.iterations - REUSE_ITERATIONS)
+                t0 = time.perf_counter()
+                fresh[p].step(state)
+                fresh_t.append(time.perf_counter() - t0)
+                state.apply_action(action)
+        r, f = statistics.median(reuse_t), statistics.median(fresh_t)
+        out[f"{game_name}_reuse_move_ms"] = r * 1e3
+        out[f"{game_name}_fresh_move_ms"] = f * 1e3
+        out[f"{game_name}_reuse_over_fresh"] = r / f
+        out[f"{game_name}_iterations_kept_median"] = statistics.median(kept) if kept else 0
+    return out
+
+
+def reuse_arena(game="connect_four"):
+    from easel.search.arena import run_arena
+    a = f"mcts(iterations={ARENA_ITERATIONS})"
+    b = f"mcts(iterations={ARENA_ITERATIONS},reuse=false)"
+    result = run_arena(game, [a, b], games=ARENA_GAMES, seed=1, jobs=1)
+    return result
+
+
+def _report(name, figures):
+    print(f"{name}: " + ", ".join(f"{k}={v:,.3f}" for k, v in figures.items()))
+
+
+def test_committed_step_cost(benchmark):
+    figures = benchmark.pedantic(step_cost, rounds=1, iterations=1)
+    benchmark.extra_info.update(figures)
+    _report("committed step (median)", figures)
+
+
+def test_matches_per_minute(benchmark):
+    figures = benchmark.pedantic(match_rate, rounds=1, iterations=1)
+    benchmark.extra_info.update(figures)
+    _report("bot-only matches", figures)
+
+
+def test_tree_reuse_move_time(benchmark):
+    figures = benchmark.pedantic(reuse_move_times, rounds=1, iterations=1)
+    benchmark.extra_info.update(figures)
+    _report("tree reuse", figures)
+
+
+def test_tree_reuse_strength(benchmark):
+    import pytest
+    if os.environ.get("EASEL_BENCH_ARENA") != "1":
+        pytest.skip("the 200-game arena runs on demand: EASEL_BENCH_ARENA=1")
+    from easel.search.arena import format_report
+    result = benchmark.pedantic(reuse_arena, rounds=1, iterations=1)
+    print(format_report(result.summary))
+
+
+if __name__ == "__main__":
+    which = sys.argv[1:] or ["step", "rate", "reuse"]
+    if "step" in which:
+        _report("committed step (median)", step_cost())
+    if "rate" in which:
+        _report("bot-only matches", match_rate())
+    if "reuse" in which:
+        _report("tree reuse", reuse_move_times())
+    if "arena" in which:
+        from easel.search.arena import format_report
+        print(format_report(reuse_arena().summary))
+    sys.exit(0)
