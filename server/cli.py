@@ -15,6 +15,7 @@ COMMANDS = [
     "easel.server.commands.arena",
     "easel.server.commands.replay",
     "easel.server.commands.play",
+    "easel.server.commands.matches",
 ]
 
 

@@ -148,11 +148,28 @@ class MatchRow:
 
 
 class Store:
-    def __init__(self, path: str, synchronous: str = "NORMAL"):
+    def __init__(self, path: str, synchronous: str = "NORMAL", read_only: bool = False):
+        """read_only: for tools (export) beside a running server: no lock
+        taken, nothing written, the schema must already be there."""
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError("synchronous must be FULL or NORMAL")
         self.path = path
         self._lockfile = None
+        self._lock = threading.Lock()
+        if read_only:
+            if not os.path.exists(path):
+                raise StoreError(f"{path}: no such match database")
+            try:
+                self._db = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True,
+                                           isolation_level=None, check_same_thread=False,
+                                           timeout=30.0)
+                version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            except sqlite3.DatabaseError as e:
+                raise StoreError(f"{path}: cannot read the match database: {e}") from None
+            if version != SCHEMA_VERSION:
+                raise StoreError(f"{path}: not a match database of schema version "
+                                 f"{SCHEMA_VERSION} (found {version})")
+            return
         if path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
             self._lockfile = _lock_exclusively(path + ".lock")
@@ -170,7 +187,6 @@ class Store:
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{path}: cannot open the match database: {e}") from None
-        self._lock = threading.Lock()
 
     def close(self) -> None:
         with self._lock:

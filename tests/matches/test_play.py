@@ -59,3 +59,28 @@ def test_play_refuses_bad_arguments(monkeypatch, capsys):
     assert "--seat must be from 0 to 1" in capsys.readouterr().out
     assert main(["play", "connect_four", "--vs", "nobot"]) == 2
     assert "INVALID_ARGUMENT: seats[1].bot" in capsys.readouterr().err
+
+
+def test_export_finished_matches_for_replay(served, tmp_path, capsys):
+    from match_helpers import bot, client, pb
+    ids = []
+    for game in ("connect_four", "pig"):
+        made = served.matches.CreateMatch(pb.CreateMatchRequest(
+            game=game, seats=[bot("random"), bot("random")]), timeout=10)
+        list(served.matches.WatchMatch(pb.WatchMatchRequest(match_id=made.match_id),
+                                       timeout=60))
+        ids.append(made.match_id)
+    resigned = served.matches.CreateMatch(pb.CreateMatchRequest(
+        game="connect_four", seats=[client(), client()]), timeout=10)
+    served.matches.Resign(pb.ResignRequest(match_id=resigned.match_id,
+                                           token=resigned.seat_tokens[0].token), timeout=10)
+    out = tmp_path / "records.jsonl"
+    # read-only beside the running server (which holds the database's lock)
+    assert main(["matches", "export", "--db", served.db, "-o", str(out)]) == 0
+    assert "exported 2 finished match(es); 1 ended without" in capsys.readouterr().err
+    assert main(["replay", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "2 record(s), 2 valid" in text
+    assert main(["matches", "list", "--db", served.db]) == 0
+    listing = capsys.readouterr().out
+    assert all(i in listing for i in ids) and "resigned" in listing
