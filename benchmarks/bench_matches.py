@@ -41,6 +41,7 @@ from easel.v1 import matches_pb2 as pb
 from easel.v1 import matches_pb2_grpc
 
 STEPS = 600
+STEP_ROUNDS = 10
 RATE_MATCHES = {1: 6, 4: 12, 16: 32}       # matches played at each concurrency
 RATE_BOT = "mcts(iterations=200)"
 REUSE_ITERATIONS = 2000
@@ -62,61 +63,87 @@ def _client_match(manager, game="connect_four"):
     return m, tokens
 
 
-def step_cost():
-    out = {}
-    for sync in ("NORMAL", "FULL"):
-        with tempfile.TemporaryDirectory() as d:
-            # the store alone
-            store = Store(os.path.join(d, "alone.sqlite3"), synchronous=sync)
-            manager = MatchManager(store, MatchLimits(bot_threads=1), Limits())
-            m, _ = _client_match(manager)
-            times = []
-            for n in range(STEPS):
-                row = StepRow(n, n % 7, n % 2, "client", time.time())
+class _StepRig:
+    """One database mode: a store for bare appends, a manager for in-process
+    submits, a gRPC server over that manager for SubmitAction."""
+
+    def __init__(self, d, sync):
+        self.store = Store(os.path.join(d, f"alone-{sync}.sqlite3"), synchronous=sync)
+        bare = MatchManager(self.store, MatchLimits(bot_threads=1), Limits())
+        self.alone, _ = _client_match(bare)
+        self.manager = _manager(os.path.join(d, f"submit-{sync}.sqlite3"), sync)
+        self.server = build_server(port=0, matches=self.manager).start()
+        self.channel = grpc.insecure_channel(f"127.0.0.1:{self.server.port}")
+        self.stub = matches_pb2_grpc.MatchesStub(self.channel)
+        self.rng = random.Random(1)
+        self.appended = 0
+
+    def append(self, k, times):
+        for _ in range(k):
+            n = self.appended
+            self.appended += 1
+            row = StepRow(n, n % 7, n % 2, "client", time.time())
+            t0 = time.perf_counter()
+            self.store.append_step(self.alone.id, row)
+            times.append(time.perf_counter() - t0)
+
+    def submit(self, k, times):
+        """k steps of client-against-client connect_four, through the manager."""
+        done = 0
+        while done < k:
+            m, tokens = _client_match(self.manager)
+            while not m.ended and done < k:
+                state = m.state
+                step = epb.Step(id=self.rng.choice(state.legal_actions()))
                 t0 = time.perf_counter()
-                store.append_step(m.id, row)
+                self.manager.submit(m.id, tokens[state.current_player()], len(m.steps), step)
                 times.append(time.perf_counter() - t0)
-            out[f"store_append_{sync.lower()}_ms"] = statistics.median(times) * 1e3
-            store.close()
-            # the manager's submit, in-process: whole games of connect_four
-            manager = _manager(os.path.join(d, "submit.sqlite3"), sync)
-            times = []
-            rng = random.Random(1)
-            while len(times) < STEPS:
-                m, tokens = _client_match(manager)
-                while not m.ended:
-                    state = m.state
-                    action = rng.choice(state.legal_actions())
-                    step = epb.Step(id=action)
-                    t0 = time.perf_counter()
-                    manager.submit(m.id, tokens[state.current_player()], len(m.steps), step)
-                    times.append(time.perf_counter() - t0)
-            out[f"submit_in_process_{sync.lower()}_ms"] = statistics.median(times) * 1e3
-            # over gRPC
-            srv = build_server(port=0, matches=manager).start()
-            ch = grpc.insecure_channel(f"127.0.0.1:{srv.port}")
-            stub = matches_pb2_grpc.MatchesStub(ch)
-            times = []
-            try:
-                while len(times) < STEPS // 2:
-                    made = stub.CreateMatch(pb.CreateMatchRequest(
-                        game="connect_four", seats=[pb.SeatConfig(client=True)] * 2))
-                    tokens = {t.seat: t.token for t in made.seat_tokens}
-                    state = engine.load_game("connect_four").new_initial_state()
-                    while not state.is_terminal():
-                        action = rng.choice(state.legal_actions())
-                        req = pb.SubmitActionRequest(
-                            match_id=made.match_id, token=tokens[state.current_player()],
-                            step=len(state.history()), action=epb.Step(id=action))
-                        t0 = time.perf_counter()
-                        stub.SubmitAction(req, timeout=10)
-                        times.append(time.perf_counter() - t0)
-                        state.apply_action(action)
-            finally:
-                ch.close()
-                srv.stop(grace=0)
-                manager.store.close()
-            out[f"submit_grpc_{sync.lower()}_ms"] = statistics.median(times) * 1e3
+                done += 1
+
+    def rpc(self, k, times):
+        done = 0
+        while done < k:
+            made = self.stub.CreateMatch(pb.CreateMatchRequest(
+                game="connect_four", seats=[pb.SeatConfig(client=True)] * 2), timeout=10)
+            tokens = {t.seat: t.token for t in made.seat_tokens}
+            state = engine.load_game("connect_four").new_initial_state()
+            while not state.is_terminal() and done < k:
+                action = self.rng.choice(state.legal_actions())
+                req = pb.SubmitActionRequest(
+                    match_id=made.match_id, token=tokens[state.current_player()],
+                    step=len(state.history()), action=epb.Step(id=action))
+                t0 = time.perf_counter()
+                self.stub.SubmitAction(req, timeout=10)
+                times.append(time.perf_counter() - t0)
+                state.apply_action(action)
+                done += 1
+
+    def close(self):
+        self.channel.close()
+        self.server.stop(grace=0)
+        self.manager.store.close()
+        self.store.close()
+
+
+def step_cost(rounds=STEP_ROUNDS, per_round=STEPS // STEP_ROUNDS):
+    """Medians over alternating rounds (NORMAL, FULL, each layer in turn), so
+    that the load of the machine at any moment falls on all alike."""
+    out = {"load_average_1min": os.getloadavg()[0]}
+    with tempfile.TemporaryDirectory() as d:
+        rigs = {sync: _StepRig(d, sync) for sync in ("NORMAL", "FULL")}
+        times = {(sync, layer): [] for sync in rigs for layer in ("append", "submit", "rpc")}
+        try:
+            for _ in range(rounds):
+                for sync, rig in rigs.items():
+                    rig.append(per_round, times[sync, "append"])
+                    rig.submit(per_round, times[sync, "submit"])
+                    rig.rpc(per_round, times[sync, "rpc"])
+        finally:
+            for rig in rigs.values():
+                rig.close()
+    names = {"append": "store_append", "submit": "submit_in_process", "rpc": "submit_grpc"}
+    for (sync, layer), ts in times.items():
+        out[f"{names[layer]}_{sync.lower()}_ms"] = statistics.median(ts) * 1e3
     return out
 
 
@@ -183,11 +210,12 @@ def reuse_move_times():
                     engine.play_chance(state, rng)
                     continue
                 p = state.current_player()
+                if bots[p]._search is not None:      # root visits the reused tree brings
+                    search = bots[p]._search_for(state)
+                    kept.append(sum(n for t in search._trees for _, n in t.root_visits()))
                 t0 = time.perf_counter()
                 action = bots[p].step(state)
                 reuse_t.append(time.perf_counter() - t0)
-                if bots[p]._search is not None:
-                    kept.append(bots[p]._search.iterations - REUSE_ITERATIONS)
                 t0 = time.perf_counter()
                 fresh[p].step(state)
                 fresh_t.append(time.perf_counter() - t0)
@@ -196,7 +224,7 @@ def reuse_move_times():
         out[f"{game_name}_reuse_move_ms"] = r * 1e3
         out[f"{game_name}_fresh_move_ms"] = f * 1e3
         out[f"{game_name}_reuse_over_fresh"] = r / f
-        out[f"{game_name}_iterations_kept_median"] = statistics.median(kept) if kept else 0
+        out[f"{game_name}_root_visits_kept_median"] = statistics.median(kept) if kept else 0
     return out
 
 
