@@ -457,12 +457,19 @@ class MCTSBot:
         self._search: Search | None = None
         self._history: list[int] | None = None
         self._searches = 0
+        self._cancel_requested = False
 
     def restart(self) -> None:
         self._search = None
         self._history = None
 
     def _search_for(self, state) -> Search:
+        search = self._reused_or_new(state)
+        if self._cancel_requested:      # cancel() came before this search existed
+            search.cancel()
+        return search
+
+    def _reused_or_new(self, state) -> Search:
         history = state.history()
         if (self.reuse and self._search is not None and self._history is not None
                 and self.options["form"] != "pimc"
@@ -501,6 +508,7 @@ class MCTSBot:
         return search.analysis(top_k)
 
     def step(self, state) -> int:
+        self._cancel_requested = False
         legal = state.legal_actions()
         if len(legal) == 1:                 # a forced move needs no search
             return legal[0]
@@ -511,6 +519,7 @@ class MCTSBot:
         is to move there (pondering): the subtree of the move they make is
         kept for this bot's next search (tree reuse). Returns the iterations
         run. Does nothing for PIMC, whose worlds are drawn afresh each move."""
+        self._cancel_requested = False
         if self.options["form"] == "pimc" or not self.reuse or state.current_player() < 0:
             return 0
         return self._search_for(state).run(time_limit=seconds)
@@ -518,6 +527,7 @@ class MCTSBot:
     def cancel(self) -> None:
         """Stop a running `step` or `ponder` (from another thread) within
         about one iteration; the next call searches normally."""
+        self._cancel_requested = True
         search = self._search
         if search is not None:
             search.cancel()

@@ -156,6 +156,8 @@ class Match:
         self.status, self.result = status, result
         self.updated_at = now
         self._changed()
+        if self.host is not None:       # a bot still thinking: its move is no longer wanted
+            self.host.interrupt()
 
     def add_hint(self, seat: int, step: int, analysis) -> None:
         self.hints.append((seat, step, analysis))

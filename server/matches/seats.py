@@ -176,6 +176,11 @@ class MatchHost(threading.Thread):
         self.stop_event.set()
         with self.match.cond:
             self.match.cond.notify_all()
+        self.interrupt()
+
+    def interrupt(self) -> None:
+        """Cut short the search of the bot thinking now, if any (the match
+        has ended or the server stops: its move would be thrown away)."""
         thinking = self._thinking
         if thinking is not None:
             thinking.cancel()

@@ -482,3 +482,17 @@ def test_pondering_grows_the_tree_within_the_budget(serve):
     while final(served, made.match_id).match.steps < 2 and time.time() < deadline:
         time.sleep(0.05)
     assert final(served, made.match_id).match.steps == 2
+
+
+def test_abort_cuts_a_thinking_bot_short(served):
+    made = create(served, "connect_four", [bot("mcts(time=15)"), client()])
+    time.sleep(0.3)                                  # the bot is searching its first move
+    started = time.monotonic()
+    served.matches.Abort(pb.AbortRequest(match_id=made.match_id, token=made.creator_token),
+                         timeout=10)
+    deadline = time.monotonic() + 10
+    while made.match_id in served.manager._open and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert made.match_id not in served.manager._open     # the host has exited
+    assert time.monotonic() - started < 5
+    assert final(served, made.match_id).match.steps == 0
