@@ -423,14 +423,21 @@ def _children(nodes, node: int):
 class MCTSBot:
     """Plays with `Search`. Budgets per decision: `iterations`, `time_limit`
     (seconds), or both (whichever ends first). Keeps its tree between moves
-    when the new position follows from the last searched one (tree reuse)."""
+    when the new position follows from the last searched one (tree reuse).
+
+    In the IS form a chance event has no node of its own: the subtree below
+    it mixes the statistics of every outcome, so kept across a chance event
+    it misleads the next search (in Pig it cost -346 Elo [-430, -285] at 300
+    iterations over 200 games, benchmarks/bench_matches.py). The tree is
+    therefore kept only when no chance event happened since the last search,
+    unless `reuse_across_chance` is set."""
 
     def __init__(self, game, iterations: int | None = None, time_limit: float | None = None,
                  uct_c: float | None = None, seed: int | None = None, threads: int = 1,
                  form: str | None = None, rollout_depth: int | None = None,
                  margin_weight: float | None = None, worlds: int | None = None,
                  rollout: str | None = None, reuse: bool = True, max_nodes: int = 1 << 22,
-                 early_stop: bool = True):
+                 early_stop: bool = True, reuse_across_chance: bool = False):
         if iterations is None and time_limit is None:
             iterations = 1000
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -453,6 +460,7 @@ class MCTSBot:
         _check_rollout(game, self.options["rollout"])
         self.seed = _new_seed() if seed is None else int(seed)
         self.reuse = reuse
+        self.reuse_across_chance = reuse_across_chance
         self.early_stop = early_stop
         self._search: Search | None = None
         self._history: list[int] | None = None
@@ -473,7 +481,9 @@ class MCTSBot:
         history = state.history()
         if (self.reuse and self._search is not None and self._history is not None
                 and self.options["form"] != "pimc"
-                and history[:len(self._history)] == self._history):
+                and history[:len(self._history)] == self._history
+                and (self.reuse_across_chance or self.options["form"] != "is"
+                     or not self._crosses_chance(history[len(self._history):]))):
             try:
                 self._search.advance(history[len(self._history):])
                 self._search._cancelled = False
@@ -486,6 +496,16 @@ class MCTSBot:
                               **self.options)
         self._history = history
         return self._search
+
+    def _crosses_chance(self, actions) -> bool:
+        """Whether any of `actions` (played from the search's root) is a
+        chance outcome."""
+        walk = self._search._root.clone()
+        for a in actions:
+            if walk.is_chance_node():
+                return True
+            walk.apply_action(a)
+        return False
 
     def analyze(self, state, top_k: int | None = None) -> Analysis:
         search = self._search_for(state)
