@@ -57,15 +57,8 @@ def run(args) -> int:
     except ValueError as e:
         print(f"easel serve: error: {e}", file=sys.stderr)
         return 2
-    stopping = threading.Event()
-
-    def on_signal(signum, frame):
-        stopping.set()
-
-    # Handlers first: a signal that comes while the server starts still drains.
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    # hosted matches: open the database and resume its open matches
+    # hosted matches: open the database and resume its open matches (a
+    # signal before the handlers below is a crash the database survives)
     from easel.server.matches import options as match_options
     from easel.server.matches.store import StoreError
     try:
@@ -75,7 +68,22 @@ def run(args) -> int:
         return 2
     if matches is not None:
         log.info("matches: database %s, %d open match(es) resumed", args.db, matches.resumed)
-    srv = build_server(port=args.port, host=args.host, limits=limits, matches=matches).start()
+    stopping = threading.Event()
+
+    def on_signal(signum, frame):
+        stopping.set()
+
+    # Handlers first: a signal that comes while the server starts still drains.
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        srv = build_server(port=args.port, host=args.host, limits=limits,
+                           matches=matches).start()
+    except BaseException:
+        if matches is not None:         # its bots stop; the database keeps every match
+            matches.stop()
+            matches.store.close()
+        raise
     log.info("serving easel.v1.Engine on %s:%d (%s)", args.host, srv.port, limits)
     print(f"listening on {args.host}:{srv.port}", flush=True)
     while not stopping.wait(0.5):

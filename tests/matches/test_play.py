@@ -84,3 +84,8 @@ def test_export_finished_matches_for_replay(served, tmp_path, capsys):
     assert main(["matches", "list", "--db", served.db]) == 0
     listing = capsys.readouterr().out
     assert all(i in listing for i in ids) and "resigned" in listing
+
+
+def test_serve_refuses_a_database_in_use(served, capsys):
+    assert main(["serve", "--port", "0", "--db", served.db]) == 2
+    assert "in use by another server" in capsys.readouterr().err
