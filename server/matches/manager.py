@@ -26,6 +26,9 @@ from .store import MatchRow, SeatRow, Store, hash_token
 log = logging.getLogger("easel.server.matches")
 
 MAX_NAME = 64
+# The greedy bot's work per move grows with these; bot seats run unattended,
+# so a spec may not ask for minutes a move.
+GREEDY_CAPS = {"budget": 20_000, "depth": 6, "samples": 64, "max_outcomes": 64}
 MAX_SECONDS = 7 * 24 * 3600.0       # longest time control accepted
 
 
@@ -288,6 +291,11 @@ class MatchManager:
             if getattr(game, "implementation", None) != "core":
                 raise InvalidArgument(field, f"{game.name} has no fast core; the MCTS bot "
                                              f"needs one")
+        for key, cap in GREEDY_CAPS.items():
+            value = args.get(key) if spec.name == "greedy" else None
+            if isinstance(value, int) and value > cap:
+                raise InvalidArgument(field, f"greedy {key}={value} is over this server's "
+                                             f"limit of {cap} for bot seats")
         try:
             make_bot(spec, game, seed=0)
         except (BotSpecError, EaselError, ValueError, TypeError) as e:

@@ -176,6 +176,8 @@ def test_create_refuses_bad_requests(served):
          "over this server's limit"),
         (dict(game="connect_four", seats=[client(), bot("mcts(threads=16)")]), "CPU share"),
         (dict(game="connect_four", seats=[client(), pb.SeatConfig()]), "seats[1]: set 'bot'"),
+        (dict(game="pig", seats=[bot("greedy(budget=10000000)"), client()]),
+         "seats[0].bot: greedy budget=10000000 is over"),
         (dict(game="connect_four", seats=[client(), pb.SeatConfig(
             client=True, time_control=pb.TimeControl(move_seconds=-1))]),
          "seats[1].time_control.move_seconds"),
