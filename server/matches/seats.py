@@ -52,13 +52,15 @@ class BotCPU:
         self._waiting = 0
         self._closed = False
 
-    def acquire(self, n: int, stop: threading.Event) -> bool:
+    def acquire(self, n: int, give_up) -> bool:
+        """Take n threads, waiting for them; False (nothing taken) once the
+        server closes or `give_up()` is true."""
         with self._cond:
             self._waiting += 1
             try:
-                while self._used + n > self.threads and not (self._closed or stop.is_set()):
+                while self._used + n > self.threads and not (self._closed or give_up()):
                     self._cond.wait(0.25)
-                if self._closed or stop.is_set():
+                if self._closed or give_up():
                     return False
                 self._used += n
                 return True
@@ -249,7 +251,8 @@ class MatchHost(threading.Thread):
     def _bot_move(self, player: int, state, n: int, clock: float | None) -> None:
         m = self.match
         bot = self.bots[player]
-        if not self.cpu.acquire(bot.threads, self.stop_event):
+        if not self.cpu.acquire(bot.threads, lambda: self.stop_event.is_set() or m.ended
+                                or len(m.steps) != n):
             return
         error = None
         action = None
