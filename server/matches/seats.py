@@ -14,7 +14,8 @@ match): the reason is recorded in the result, the server goes on.
 
 Time controls: a bot seat with a per-move limit searches for at most 80% of
 it; with a clock it spends about 1/20 of what is left plus most of the
-increment (never more than half the clock). A client seat that lets its
+increment (never more than half the clock); its time runs from when it gets
+its CPU share (waiting for it is not charged). A client seat that lets its
 per-move limit or its clock run out loses on time, decided here when the
 deadline passes (and by SubmitAction if its step comes too late).
 """
@@ -216,9 +217,7 @@ class MatchHost(threading.Thread):
                     self._flag(player)
                     continue
                 if player >= 0 and player in self.bots:
-                    clock = (m.clock_left[player] - (time.monotonic() - m.turn_started)
-                             if m.seats[player].clock_seconds > 0 else None)
-                    job = (player, m.state.clone(), len(m.steps), clock)
+                    job = (player, m.state.clone(), len(m.steps))
                     ponder_state = None
                 else:       # a client seat or the table is to act
                     ponder_state = m.state.clone() if player >= 0 else None
@@ -248,7 +247,7 @@ class MatchHost(threading.Thread):
         self._safely(lambda: m.end(FINISHED, "time", player,
                                    f"seat {player} ran out of time ({what})"))
 
-    def _bot_move(self, player: int, state, n: int, clock: float | None) -> None:
+    def _bot_move(self, player: int, state, n: int) -> None:
         m = self.match
         bot = self.bots[player]
         if not self.cpu.acquire(bot.threads, lambda: self.stop_event.is_set() or m.ended
@@ -256,11 +255,16 @@ class MatchHost(threading.Thread):
             return
         error = None
         action = None
-        started = time.monotonic()
+        with m.cond:
+            # The bot's time runs from when it has CPU: waiting for the
+            # server's bot share is not charged to it.
+            if m.ended or len(m.steps) != n:
+                self.cpu.release(bot.threads)
+                return
+            m.turn_started = time.monotonic()
+            clock = m.clock_left[player] if m.seats[player].clock_seconds > 0 else None
         self._thinking = bot
         try:
-            if clock is not None:
-                clock -= time.monotonic() - started
             action = bot.move(state, clock)
         except Exception as e:
             error = e
