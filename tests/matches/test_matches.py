@@ -498,3 +498,27 @@ def test_abort_cuts_a_thinking_bot_short(served):
     assert made.match_id not in served.manager._open     # the host has exited
     assert time.monotonic() - started < 5
     assert final(served, made.match_id).match.steps == 0
+
+
+def test_table_token_reports_chance_only(served):
+    made = create(served, "pig", [client(), client()], chance=pb.CHANCE_SOURCE_TABLE)
+    m, t0, table = made.match_id, made.seat_tokens[0].token, made.table_token
+
+    def submit(token, step, text):
+        return served.matches.SubmitAction(pb.SubmitActionRequest(
+            match_id=m, token=token, step=step, action=epb.Step(text=text)), timeout=10)
+
+    with pytest.raises(grpc.RpcError) as e:
+        submit(table, 0, "roll")
+    assert_status(e, grpc.StatusCode.FAILED_PRECONDITION, "table token acts only for chance")
+    assert submit(t0, 0, "roll").step.turn.table
+    with pytest.raises(grpc.RpcError) as e:
+        submit(t0, 1, "Roll 3")
+    assert_status(e, grpc.StatusCode.FAILED_PRECONDITION, "the table reports it")
+    with pytest.raises(grpc.RpcError) as e:
+        submit(table, 1, "Roll 7")
+    assert_status(e, grpc.StatusCode.INVALID_ARGUMENT, "action.text")
+    ev = submit(table, 1, "Roll 3").step
+    assert ev.by == "table" and ev.player == -1 and ev.action.kind == epb.NODE_KIND_CHANCE
+    time.sleep(0.2)                      # the server draws nothing by itself meanwhile
+    assert final(served, m).match.steps == 2
