@@ -10,7 +10,9 @@
    Target: under 2 ms median for SubmitAction (NORMAL).
 2. Matches per minute with 1, 4 and 16 bot-only matches in flight at once
    (connect_four, mcts(iterations=200) against mcts(iterations=200), two bot
-   threads), over one server; the ratio to the single-match rate.
+   threads), over one server; the ratio to the single-match rate. Each
+   round plays the same 16 seeded matches at each concurrency, rounds
+   alternate, medians are reported, with matches per CPU-minute beside them.
 3. Tree reuse: the median bot move time with tree reuse across the match
    against a fresh search per move, at the same iterations (connect_four and
    pig, mcts(iterations=2000), the same games replayed for both).
@@ -44,8 +46,9 @@ from easel.v1 import matches_pb2_grpc
 
 STEPS = 600
 STEP_ROUNDS = 10
-RATE_MATCHES = {1: 6, 4: 12, 16: 32}       # matches played at each concurrency
-RATE_BOT = "mcts(iterations=200)"
+RATE_MATCHES = {1: 16, 4: 16, 16: 16}      # matches per round at each concurrency
+RATE_ROUNDS = 3
+RATE_BOT = "mcts(iterations=200,seed={seed})"
 REUSE_ITERATIONS = 2000
 REUSE_GAMES = 6
 ARENA_GAMES = int(os.environ.get("EASEL_BENCH_ARENA_GAMES", "200"))
@@ -149,43 +152,60 @@ def step_cost(rounds=STEP_ROUNDS, per_round=STEPS // STEP_ROUNDS):
     return out
 
 
-def match_rate():
-    out = {}
+def _play_matches(manager, conc, total):
+    """Play `total` bot-only matches, `conc` at a time; (seconds, CPU seconds
+    of this process, steps)."""
+    lock = threading.Lock()
+    left = list(range(total))
+    steps = [0]
+
+    def worker():
+        while True:
+            with lock:
+                if not left:
+                    return
+                k = left.pop()
+            # seeded bots: every concurrency plays the very same matches
+            seats = [{"kind": "bot", "bot": RATE_BOT.format(seed=2 * k + p)} for p in (0, 1)]
+            m, _, _, _ = manager.create("connect_four", seats, "server", False, "bench")
+            with m.cond:
+                while not m.ended:
+                    m.cond.wait(1.0)
+                n = len(m.steps)
+            with lock:
+                steps[0] += n
+
+    threads = [threading.Thread(target=worker) for _ in range(conc)]
+    t0, c0 = time.perf_counter(), time.process_time()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.perf_counter() - t0, time.process_time() - c0, steps[0]
+
+
+def match_rate(rounds=RATE_ROUNDS):
+    """Matches per minute at each concurrency, medians of alternating rounds;
+    beside them matches per CPU-minute of this process, which the load of a
+    shared machine moves far less than wall time."""
+    out = {"load_average_1min": os.getloadavg()[0]}
+    rates = {c: [] for c in RATE_MATCHES}
+    per_cpu = {c: [] for c in RATE_MATCHES}
     with tempfile.TemporaryDirectory() as d:
         manager = _manager(os.path.join(d, "rate.sqlite3"))
         try:
-            for conc, total in RATE_MATCHES.items():
-                lock = threading.Lock()
-                left = [total]
-                steps = [0]
-
-                def worker():
-                    while True:
-                        with lock:
-                            if left[0] == 0:
-                                return
-                            left[0] -= 1
-                        m, _, _, _ = manager.create(
-                            "connect_four", [{"kind": "bot", "bot": RATE_BOT}] * 2, "server",
-                            False, "bench")
-                        with m.cond:
-                            while not m.ended:
-                                m.cond.wait(1.0)
-                            with lock:
-                                steps[0] += len(m.steps)
-
-                threads = [threading.Thread(target=worker) for _ in range(conc)]
-                t0 = time.perf_counter()
-                for t in threads:
-                    t.start()
-                for t in threads:
-                    t.join()
-                elapsed = time.perf_counter() - t0
-                out[f"matches_per_min_{conc}"] = total / elapsed * 60
-                out[f"steps_per_s_{conc}"] = steps[0] / elapsed
+            _play_matches(manager, 2, 2)                    # warm up
+            for _ in range(rounds):
+                for conc, total in RATE_MATCHES.items():
+                    wall, cpu, _ = _play_matches(manager, conc, total)
+                    rates[conc].append(total / wall * 60)
+                    per_cpu[conc].append(total / cpu * 60)
         finally:
             manager.stop()
             manager.store.close()
+    for conc in RATE_MATCHES:
+        out[f"matches_per_min_{conc}"] = statistics.median(rates[conc])
+        out[f"matches_per_cpu_min_{conc}"] = statistics.median(per_cpu[conc])
     for conc in RATE_MATCHES:
         out[f"ratio_{conc}_to_1"] = out[f"matches_per_min_{conc}"] / out["matches_per_min_1"]
     return out
