@@ -35,25 +35,14 @@ _OPTION_TYPES = {int: pb.OPTION_TYPE_INT, float: pb.OPTION_TYPE_FLOAT,
 
 # -- games -------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
-def reads_structured_state(name: str) -> bool:
-    """Whether a game reads its JSON form back (probed once per game on its
-    default options; the answer is a fact of the game's code)."""
-    try:
-        game = load_game(name, "game")
-        game.state_from_json(game.new_initial_state().to_json())
-        return True
-    except Exception:
-        return False
-
-
 def game_info(entry) -> pb.GameInfo:
     info = pb.GameInfo(
-        reads_structured_state=reads_structured_state(entry.name),
+        reads_structured_state=entry.capabilities.structured_states,
+        capabilities=entry.capabilities.names(), left_out=list(entry.left_out),
         name=entry.name, long_name=entry.long_name, description=entry.description,
         min_players=entry.min_players, max_players=entry.max_players,
         placeholder_data=list(entry.placeholder_data),
-        implementations=(["core", "reference"] if entry.core else ["reference"]),
+        implementations=entry.implementations,
         players_option=entry.players_option or "")
     for name in sorted(entry.options):
         opt = entry.options[name]
@@ -78,7 +67,7 @@ def load_game(spec: str, field: str):
     try:
         entry, params = engine.parse_game_string(spec)
         canonical = canonical_string(entry, params)
-        if entry.core is not None:
+        if entry.has_core:
             try:
                 return engine.load_game(canonical, "core")
             except ImportError:     # a core declared but not built: the rules still serve
@@ -193,15 +182,11 @@ def from_structured(msg: pb.StructuredState, field: str = "position.state"):
         data = _integral(data)
     else:
         data = _integral(json_format.MessageToDict(msg.value))
-    unsupported = Unimplemented(field, f"{game.name} cannot read a state from its JSON form; "
-                                       f"send the position as a game record instead")
-    reader = getattr(game, "state_from_json", None)     # engine.game.Game
-    if reader is None:
-        raise unsupported
+    if not game.entry.capabilities.structured_states:
+        raise Unimplemented(field, f"{game.name} cannot read a state from its JSON form; "
+                                   f"send the position as a game record instead")
     try:
-        state = reader(data)
-    except NotImplementedError:
-        raise unsupported from None
+        state = game.state_from_json(data)
     except (EaselError, ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
         raise InvalidArgument(f"{field}.{which}",
                               f"not a valid {game.name} state: {type(e).__name__}: {e}") from None
