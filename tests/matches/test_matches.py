@@ -484,6 +484,7 @@ def test_pondering_grows_the_tree_within_the_budget(serve):
     while final(served, made.match_id).match.steps < 2 and time.time() < deadline:
         time.sleep(0.05)
     assert final(served, made.match_id).match.steps == 2
+    assert host.bots[1].bot._searches == 1      # its move grew the tree it pondered
 
 
 def test_abort_cuts_a_thinking_bot_short(served):
