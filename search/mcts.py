@@ -471,10 +471,12 @@ class MCTSBot(Bot):
     def restart(self) -> None:
         self._search = None
         self._history = None
+        self._cancel_requested = False
 
     def _search_for(self, state) -> Search:
         search = self._reused_or_new(state)
-        if self._cancel_requested:      # cancel() came before this search existed
+        if self._cancel_requested:      # a cancel() that may have come before this search
+            self._cancel_requested = False
             search.cancel()
         return search
 
@@ -529,7 +531,6 @@ class MCTSBot(Bot):
         return search.analysis(top_k)
 
     def step(self, state) -> int:
-        self._cancel_requested = False
         legal = state.legal_actions()
         if len(legal) == 1:                 # a forced move needs no search
             return legal[0]
@@ -540,14 +541,16 @@ class MCTSBot(Bot):
         is to move there (pondering): the subtree of the move they make is
         kept for this bot's next search (tree reuse). Returns the iterations
         run. Does nothing for PIMC, whose worlds are drawn afresh each move."""
-        self._cancel_requested = False
         if self.options["form"] == "pimc" or not self.reuse or state.current_player() < 0:
             return 0
         return self._search_for(state).run(time_limit=seconds)
 
     def cancel(self) -> None:
-        """Stop a running `step` or `ponder` (from another thread) within
-        about one iteration; the next call searches normally."""
+        """From another thread: stop the running `step` or `ponder` within
+        about one iteration, or, if none has started its search yet, the
+        next one (so a cancel racing a call's start is not lost; the move
+        then comes from whatever the tree holds). Meant for a bot about to
+        be dropped; `restart()` clears a cancel no call has consumed."""
         self._cancel_requested = True
         search = self._search
         if search is not None:

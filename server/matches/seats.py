@@ -256,14 +256,16 @@ class MatchHost(threading.Thread):
         error = None
         action = None
         with m.cond:
-            # The bot's time runs from when it has CPU: waiting for the
-            # server's bot share is not charged to it.
-            if m.ended or len(m.steps) != n:
+            # Thinking from here on: an end (or stop) from now interrupts it.
+            self._thinking = bot
+            if m.ended or len(m.steps) != n or self.stop_event.is_set():
+                self._thinking = None
                 self.cpu.release(bot.threads)
                 return
+            # The bot's time runs from when it has CPU: waiting for the
+            # server's bot share is not charged to it.
             m.turn_started = time.monotonic()
             clock = m.clock_left[player] if m.seats[player].clock_seconds > 0 else None
-        self._thinking = bot
         try:
             action = bot.move(state, clock)
         except Exception as e:

@@ -474,7 +474,9 @@ def test_pondering_grows_the_tree_within_the_budget(serve):
     served = serve(ponder_threads=1)
     made = create(served, "connect_four", [client(), bot("mcts(iterations=200)")])
     host = served.manager._open[made.match_id].host
-    time.sleep(0.5)                       # seat 0 (the client) thinks; the bot ponders
+    deadline = time.time() + 10           # seat 0 (the client) thinks; the bot ponders
+    while host.pondered == 0 and time.time() < deadline:
+        time.sleep(0.05)
     assert host.pondered > 0
     assert served.manager.cpu.busy()[1] <= 1
     served.matches.SubmitAction(pb.SubmitActionRequest(
