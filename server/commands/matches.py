@@ -42,7 +42,7 @@ def _ids(store, status):
         out += [r[0] for r in rows]
         if len(rows) < 500:
             return out
-        before = (rows[-1][1], rows[-1][0])
+        before = rows[-1][1]
 
 
 def _list(store, status) -> int:

@@ -174,8 +174,7 @@ class MatchManager:
         before = None
         if page_token:
             try:
-                at, mid = page_token.split("|", 1)
-                before = (float(at), mid)
+                before = int(page_token)
             except ValueError:
                 raise InvalidArgument("page_token", "not a page token from ListMatches") from None
         rows = self.store.list(status, size + 1, before)
@@ -187,7 +186,7 @@ class MatchManager:
                 out.append(self.get(mid))
             except Unavailable:
                 continue
-        token = f"{rows[-1][1]!r}|{rows[-1][0]}" if more and rows else ""
+        token = str(rows[-1][1]) if more and rows else ""
         return out, token
 
     # -- creating ------------------------------------------------------------------------

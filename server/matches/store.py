@@ -271,18 +271,19 @@ class Store:
         return [r[0] for r in self._rows(
             "SELECT id FROM matches WHERE status='in_progress' ORDER BY created_at")]
 
-    def list(self, status: str | None, limit: int, before: tuple[float, str] | None):
-        """(id, created_at) of up to `limit` matches, newest first, older than `before`."""
+    def list(self, status: str | None, limit: int, before: int | None):
+        """(id, position) of up to `limit` matches, newest first (creation
+        order), created before the match at `position` if given."""
         where, params = [], []
         if status is not None:
             where.append("status=?")
             params.append(status)
         if before is not None:
-            where.append("(created_at < ? OR (created_at = ? AND id < ?))")
-            params += [before[0], before[0], before[1]]
-        sql = ("SELECT id, created_at FROM matches" + (" WHERE " + " AND ".join(where)
-                                                       if where else "")
-               + " ORDER BY created_at DESC, id DESC LIMIT ?")
+            where.append("rowid < ?")
+            params.append(before)
+        sql = ("SELECT id, rowid FROM matches" + (" WHERE " + " AND ".join(where)
+                                                  if where else "")
+               + " ORDER BY rowid DESC LIMIT ?")
         return self._rows(sql, params + [limit])
 
     def seed_of(self, match_id: str) -> bytes:

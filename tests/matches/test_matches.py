@@ -525,3 +525,23 @@ def test_table_token_reports_chance_only(served):
     assert ev.by == "table" and ev.player == -1 and ev.action.kind == epb.NODE_KIND_CHANCE
     time.sleep(0.2)                      # the server draws nothing by itself meanwhile
     assert final(served, m).match.steps == 2
+
+
+def test_list_matches_pages_newest_first(served):
+    ids = [create(served, "connect_four", [client(), client()]).match_id for _ in range(5)]
+    seen, token = [], ""
+    while True:
+        page = served.matches.ListMatches(pb.ListMatchesRequest(page_size=2, page_token=token),
+                                          timeout=10)
+        assert len(page.matches) <= 2
+        seen += [m.match_id for m in page.matches]
+        token = page.next_page_token
+        if not token:
+            break
+    assert seen == ids[::-1]
+    assert all(m.status == pb.MATCH_STATUS_IN_PROGRESS for m in page.matches)
+    for bad, field in ((dict(page_size=501), "page_size"), (dict(page_token="zz"), "page_token"),
+                       (dict(status=42), "status")):
+        with pytest.raises(grpc.RpcError) as e:
+            served.matches.ListMatches(pb.ListMatchesRequest(**bad), timeout=10)
+        assert_status(e, grpc.StatusCode.INVALID_ARGUMENT, field)
