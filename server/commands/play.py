@@ -78,6 +78,7 @@ def run(args) -> int:
         channel.close()
         if local is not None:
             local.stop(grace=0)
+            manager.store.close()
         if tmp is not None:
             tmp.cleanup()
 
