@@ -22,8 +22,9 @@ class Option:
     default: Any
     doc: str
     check: Callable[[Any], str | None] | None = None   # returns an error text, or None
-    # The value names a file (a deck, a data set). Local callers may pass a
-    # path; a network service confines such options to data it offers.
+    # The value names a data file (a deck, a canvas set). Locally it is a path;
+    # a network server accepts only the names of files it offers (see
+    # server/datafiles.py), so a client can never make it open a path.
     data_file: bool = False
 
     def parse(self, game: str, name: str, text: str) -> Any:
@@ -123,8 +124,10 @@ def game_entry(name: str) -> GameEntry:
         raise GameSpecError(f"unknown game {name!r}; known games: {known}") from None
 
 
-def parse_game_string(spec: str) -> tuple[GameEntry, dict]:
-    """``"vangogh(players=3)"`` -> (entry, full parameter dict with defaults)."""
+def split_game_string(spec: str) -> tuple[GameEntry, list[tuple[str, str]]]:
+    """``"vangogh(players=3)"`` -> (entry, [("players", "3")]): the game and
+    its options as written (known and unique, but not yet parsed), so that a
+    caller may vet some values (a data file's name) before any is used."""
     if not isinstance(spec, str):
         raise GameSpecError(f"a game string must be text, got {type(spec).__name__}")
     text = spec.strip()
@@ -144,7 +147,7 @@ def parse_game_string(spec: str) -> tuple[GameEntry, dict]:
     if not _NAME.match(name):
         raise GameSpecError(f"malformed game name {name!r} in {spec!r}")
     entry = game_entry(name)
-    params = {k: o.default for k, o in entry.options.items()}
+    pairs: list[tuple[str, str]] = []
     seen = set()
     if body is not None and body.strip():
         for part in body.split(","):
@@ -157,7 +160,19 @@ def parse_game_string(spec: str) -> tuple[GameEntry, dict]:
             if key in seen:
                 raise GameSpecError(f"{name}: option {key!r} given twice")
             seen.add(key)
-            params[key] = entry.options[key].parse(name, key, value)
+            pairs.append((key, value))
+    return entry, pairs
+
+
+def game_params(entry: GameEntry, pairs) -> dict:
+    """The full parameter dict (defaults filled) of options given as text,
+    each parsed and checked, then the game's cross-option check."""
+    name = entry.name
+    params = {k: o.default for k, o in entry.options.items()}
+    seen = set()
+    for key, value in pairs:
+        seen.add(key)
+        params[key] = entry.options[key].parse(name, key, value)
     for key, opt in entry.options.items():
         if key not in seen:
             opt.validate(name, key, params[key])
@@ -165,7 +180,13 @@ def parse_game_string(spec: str) -> tuple[GameEntry, dict]:
         problem = entry.check(params)
         if problem:
             raise GameSpecError(f"{name}: {problem}")
-    return entry, params
+    return params
+
+
+def parse_game_string(spec: str) -> tuple[GameEntry, dict]:
+    """``"vangogh(players=3)"`` -> (entry, full parameter dict with defaults)."""
+    entry, pairs = split_game_string(spec)
+    return entry, game_params(entry, pairs)
 
 
 def canonical_string(entry: GameEntry, params: dict) -> str:
