@@ -465,6 +465,7 @@ class MCTSBot(Bot):
         self.early_stop = early_stop
         self._search: Search | None = None
         self._history: list[int] | None = None
+        self._origin = None         # the loaded position the history starts from, if any
         self._searches = 0
         self._cancel_requested = False
 
@@ -482,7 +483,11 @@ class MCTSBot(Bot):
 
     def _reused_or_new(self, state) -> Search:
         history = state.history()
+        # A history is a path from the state's origin: the initial state, or
+        # the position it was loaded from (two loaded positions both have [] ).
+        origin = state.loaded_from()
         if (self.reuse and self._search is not None and self._history is not None
+                and origin == self._origin
                 and self.options["form"] != "pimc"
                 and history[:len(self._history)] == self._history
                 and (self.reuse_across_chance or self.options["form"] != "is"
@@ -498,6 +503,7 @@ class MCTSBot(Bot):
         self._search = Search(self.game, state, seed=_mix(self.seed, self._searches),
                               **self.options)
         self._history = history
+        self._origin = origin
         return self._search
 
     def _crosses_chance(self, actions) -> bool:

@@ -299,3 +299,22 @@ def test_encoding_examples_load():
         for impl in IMPLS:
             s = engine.load_game(spec, impl).state_from_notation(block)
             assert s.to_notation() == block
+
+
+def test_mcts_does_not_reuse_a_tree_across_loaded_positions():
+    """Two loaded positions both have an empty history; the bot must not take
+    the second for a continuation of the first."""
+    from easel.search.mcts import MCTSBot
+    game, a = _played("vangogh", "core", 40, seed=3)
+    _, b = _played("vangogh", "core", 70, seed=4)
+    a = engine.play_chance(game.state_from_json(a.to_json()), random.Random(1))
+    b = engine.play_chance(game.state_from_json(b.to_json()), random.Random(1))
+    assert a.history() == b.history() == [] and a != b
+    bot = MCTSBot(game, iterations=50, seed=1)
+    bot.step(a)
+    move = bot.step(b)
+    assert move in b.legal_actions() and bot._searches == 2
+    b.apply_action(move)                # a continuation of b (no chance): the tree is reused
+    if not b.is_terminal() and not b.is_chance_node():
+        bot.step(b)
+        assert bot._searches == 2
