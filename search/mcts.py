@@ -219,6 +219,14 @@ class Search:
         for t in self._trees:
             t.cancel()
 
+    def _resume(self) -> None:
+        """Let a cancelled search run again (MCTSBot, reusing its tree for the
+        next move). The trees hold their own stop flags, which `advance` keeps
+        when it keeps a subtree: both levels are cleared."""
+        self._cancelled = False
+        for t in self._trees:
+            t.uncancel()
+
     def advance(self, actions) -> bool:
         """Tell the search the actions and chance outcomes played since its
         root; keeps the subtrees that are still valid (tree reuse)."""
@@ -462,6 +470,14 @@ class MCTSBot:
         self._search = None
         self._history = None
 
+    def cancel(self) -> None:
+        """Stop the move being searched (thread-safe): `step` or `analyze`
+        returns within about one iteration with what the tree holds. The
+        next move searches again, reusing the tree."""
+        search = self._search
+        if search is not None:
+            search.cancel()
+
     def _search_for(self, state) -> Search:
         history = state.history()
         if (self.reuse and self._search is not None and self._history is not None
@@ -469,7 +485,7 @@ class MCTSBot:
                 and history[:len(self._history)] == self._history):
             try:
                 self._search.advance(history[len(self._history):])
-                self._search._cancelled = False
+                self._search._resume()
                 self._history = history
                 return self._search
             except ValueError:
@@ -493,7 +509,8 @@ class MCTSBot:
         done = 0
         while done < self.iterations:
             step = min(chunk, self.iterations - done)
-            search.run(step)
+            if search.run(step) < step:
+                break                       # cancelled
             done += step
             first, second = search.root_visit_leaders()
             if first - second > self.iterations - done:
