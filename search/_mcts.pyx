@@ -36,7 +36,8 @@ import numpy as np
 
 from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
 from easel.engine._core cimport CoreGame, CoreState
-from easel.engine.rng cimport RngC, rng_seed, rng_below, rng_uniform, hash_uniform, pick_index
+from easel.engine.rng cimport (RngC, PlayoutRandC, rng_seed, rng_below, rng_uniform,
+                               hash_uniform, pick_index)
 
 FORMS = {"is": FORM_IS, "closed": FORM_CLOSED, "pimc": FORM_PIMC}
 ROLLOUTS = {"random": 0, "policy": 1}   # uniform moves; the game's rollout_action
@@ -49,6 +50,19 @@ NODE_DTYPE = np.dtype([
 STATS_DTYPE = np.dtype([
     ("n", np.float64), ("sum_u", np.float64, (MAX_PLAYERS,)), ("sum_u2", np.float64),
     ("sum_win", np.float64, (MAX_PLAYERS,)), ("sum_score", np.float64, (MAX_PLAYERS,))])
+
+
+# ln(n) for the availability counts UCB1 meets most (small ones, deep in the
+# tree): a lookup instead of a libm call, the same doubles log() returns.
+cdef enum:
+    LN_TABLE = 2048
+cdef double _LN[LN_TABLE]
+for _i in range(LN_TABLE):
+    _LN[_i] = log(<double> _i)
+
+
+cdef inline double _ln(int n) noexcept nogil:
+    return _LN[n] if n < LN_TABLE else log(<double> n)
 
 
 cdef inline double _now() noexcept nogil:
@@ -82,6 +96,7 @@ cdef class Tree:
     cdef double uct_c
     cdef int rollout_depth
     cdef bint rollout_policy
+    cdef bint native_playout
     cdef double margin_weight
     cdef uint64_t world
     cdef int root_player
@@ -118,7 +133,7 @@ cdef class Tree:
     def __init__(self, CoreState state not None, str form="is", double uct_c=2.0,
                  unsigned long long seed=0, int rollout_depth=-1, double margin_weight=0.0,
                  int max_nodes=1 << 22, unsigned long long world_seed=0,
-                 str rollout="random"):
+                 str rollout="random", bint native_playout=True):
         cdef int span
         if form not in FORMS:
             raise ValueError(f"unknown search form {form!r}; forms: {', '.join(FORMS)}")
@@ -129,6 +144,11 @@ cdef class Tree:
         self.rollout_policy = ROLLOUTS[rollout] == 1
         if self.rollout_policy and self.g.rollout_action == NULL:
             raise ValueError("rollout 'policy': this game has no rollout policy")
+        # Random rollouts to the end go through the game's own playout when
+        # it has one (GameC.random_playout: the same moves from the same
+        # numbers, without a call through the table per step); False keeps
+        # the generic loop, to check the two agree and to measure the gain.
+        self.native_playout = native_playout
         self.form = FORMS[form]
         self.uct_c = uct_c
         self.rollout_depth = rollout_depth
@@ -191,6 +211,22 @@ cdef class Tree:
         self.n_ext += 1
         return self.n_ext - 1
 
+    cdef void _reserve(self, long long want) noexcept nogil:
+        """Grow the node arena to `want` nodes (at most max_nodes) in one
+        step. A run with an iteration budget knows its size (an iteration
+        adds at most one node): one allocation instead of repeated doublings,
+        each of which copied the arena into memory touched for the first
+        time (a page fault per 4 KiB, the first search's main extra cost)."""
+        cdef NodeC* grown
+        if want > self.max_nodes:
+            want = self.max_nodes
+        if want <= self.cap_nodes:
+            return
+        grown = <NodeC*> realloc(self.nodes, sizeof(NodeC) * want)
+        if grown != NULL:                  # else doubling takes over, as it can
+            self.nodes = grown
+            self.cap_nodes = <int> want
+
     cdef int _new_node(self, int parent, int action, int mover, int kind) noexcept nogil:
         """Add a child to `parent`; -1 when the arena is full."""
         cdef NodeC* grown
@@ -242,7 +278,7 @@ cdef class Tree:
     cdef void _iterate(self) noexcept nogil:
         cdef const GameC* g = self.g
         cdef NodeC* nodes
-        cdef int node = 0, depth = 0, p, n, i, a, c, best, n_untried, steps
+        cdef int node = 0, depth = 0, p, n, i, a, c, best, n_untried, steps, cut
         cdef uint64_t chance_k = 0
         cdef int after_chance = 0
         cdef double best_v, v, log_avail, last_avail, u1, u2
@@ -253,6 +289,7 @@ cdef class Tree:
         cdef int n_top, q, np_ = g.num_players
         cdef bint expanded = False, have_scores = g.scores != NULL
         cdef TurnStatsC* st
+        cdef PlayoutRandC rnd
 
         memcpy(self.work, self.root_state, g.state_size)
         self.path[0] = 0
@@ -320,7 +357,7 @@ cdef class Tree:
                 c = self.child_of[self.actions[i]]
                 if nodes[c].n_avail != last_avail:
                     last_avail = nodes[c].n_avail
-                    log_avail = log(last_avail)
+                    log_avail = _ln(nodes[c].n_avail)
                 v = (nodes[c].total / nodes[c].n_visits +
                      self.uct_c * sqrt(log_avail / nodes[c].n_visits))
                 if v > best_v:
@@ -338,29 +375,37 @@ cdef class Tree:
         # for the current player at every decision step.)
         steps = 0
         cut = self.rollout_depth if (self.rollout_depth >= 0 and g.evaluate != NULL) else -1
-        while True:
-            if steps == cut:
-                if g.current_player(g, self.work) == PLAYER_TERMINAL:
+        if cut < 0 and not self.rollout_policy and self.native_playout and (
+                g.random_playout != NULL):
+            rnd.rng = &self.rng
+            rnd.world = self.world
+            rnd.chance_k = chance_k
+            rnd.fixed_world = self.form == FORM_PIMC
+            g.random_playout(g, self.work, &rnd, r)
+        else:
+            while True:
+                if steps == cut:
+                    if g.current_player(g, self.work) == PLAYER_TERMINAL:
+                        g.returns(g, self.work, r)
+                    else:
+                        g.evaluate(g, self.work, r)
+                    break
+                n = g.legal_actions(g, self.work, self.actions)
+                if n > 0:
+                    if self.rollout_policy and n > 1:
+                        u1 = rng_uniform(&self.rng)
+                        u2 = rng_uniform(&self.rng)
+                        a = self.actions[g.rollout_action(g, self.work, self.actions, n, u1, u2)]
+                    else:
+                        a = self.actions[rng_below(&self.rng, n)]
+                    steps += 1
+                elif g.current_player(g, self.work) == PLAYER_CHANCE:
+                    a = self._sample_chance(chance_k)
+                    chance_k += 1
+                else:
                     g.returns(g, self.work, r)
-                else:
-                    g.evaluate(g, self.work, r)
-                break
-            n = g.legal_actions(g, self.work, self.actions)
-            if n > 0:
-                if self.rollout_policy and n > 1:
-                    u1 = rng_uniform(&self.rng)
-                    u2 = rng_uniform(&self.rng)
-                    a = self.actions[g.rollout_action(g, self.work, self.actions, n, u1, u2)]
-                else:
-                    a = self.actions[rng_below(&self.rng, n)]
-                steps += 1
-            elif g.current_player(g, self.work) == PLAYER_CHANCE:
-                a = self._sample_chance(chance_k)
-                chance_k += 1
-            else:
-                g.returns(g, self.work, r)
-                break
-            g.apply_action(g, self.work, a)
+                    break
+                g.apply_action(g, self.work, a)
 
         # Utilities: returns, plus an optional score-margin term.
         if have_scores:
@@ -422,6 +467,8 @@ cdef class Tree:
         if self.g.current_player(self.g, self.root_state) < 0:
             raise ValueError("the root must be a decision node")
         with nogil:
+            if iterations > 0:
+                self._reserve(self.n_nodes + iterations)
             start = _now()
             deadline = start + time_limit
             while (iterations < 0 or done < iterations) and not self.cancelled:
