@@ -7,7 +7,7 @@ import pytest
 from easel import engine
 from easel.search._mcts import Tree
 
-GAMES = ["pig", "pig(players=3)", "pig(piglet=true)", "pig(winscore=20,horizon=30)",
+GAMES = ["connect_four", "pig", "pig(players=3)", "pig(piglet=true)", "pig(winscore=20,horizon=30)",
          "pig(diceoutcomes=4,players=4)"]
 
 
@@ -38,7 +38,8 @@ def test_same_tree_with_and_without_the_game_playout(name, form):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_same_tree_from_positions_inside_a_game(name):
-    # positions with points banked, a turn total at stake, near the horizon
+    # pig: points banked, a turn total at stake, near the horizon;
+    # connect_four: full columns, threats on the board
     import random
     game = engine.load_game(name)
     rng = random.Random(3)
