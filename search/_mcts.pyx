@@ -31,6 +31,8 @@ from libc.math cimport log, sqrt
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from cpython.buffer cimport PyBUF_READ
+from cpython.memoryview cimport PyMemoryView_FromMemory
 
 import numpy as np
 
@@ -63,6 +65,35 @@ for _i in range(LN_TABLE):
 
 cdef inline double _ln(int n) noexcept nogil:
     return _LN[n] if n < LN_TABLE else log(<double> n)
+
+
+cdef object _rows(void* data, Py_ssize_t n, dtype):
+    """A numpy view (no copy) of n records of `dtype` at `data`. Read at
+    once, with the GIL held: the arena may move when the tree grows."""
+    return np.frombuffer(PyMemoryView_FromMemory(<char*> data, n * dtype.itemsize, PyBUF_READ),
+                         dtype=dtype)
+
+
+# One spare node arena per process. A search that ends leaves its arena
+# here and the next one starts in it: memory already touched, where a new
+# allocation costs a page fault per 4 KiB the search fills (about 1 ms per
+# 20,000 nodes, the extra cost of the first searches of a process). Arenas
+# up to SPARE_MAX_NODES are kept; only code holding the GIL touches it.
+cdef enum:
+    SPARE_MAX_NODES = 1 << 20             # 32 MiB
+cdef NodeC* _spare = NULL
+cdef int _spare_cap = 0
+
+
+cdef void _give_spare(NodeC* nodes, int cap) noexcept:
+    global _spare, _spare_cap
+    if nodes == NULL:
+        return
+    if cap > _spare_cap and cap <= SPARE_MAX_NODES:
+        free(_spare)
+        _spare, _spare_cap = nodes, cap
+    else:
+        free(nodes)
 
 
 cdef inline double _now() noexcept nogil:
@@ -118,7 +149,7 @@ cdef class Tree:
         self.child_of = NULL
 
     def __dealloc__(self):
-        free(self.nodes)
+        _give_spare(self.nodes, self.cap_nodes)
         free(self.ext)
         free(self.root_state)
         free(self.work)
@@ -177,8 +208,9 @@ cdef class Tree:
         self._reset_nodes()
 
     cdef void _reset_nodes(self) except *:
+        _give_spare(self.nodes, self.cap_nodes)
+        self.nodes = NULL
         self.cap_nodes = 1024
-        free(self.nodes)
         self.nodes = <NodeC*> malloc(sizeof(NodeC) * self.cap_nodes)
         self.cap_ext = 256
         free(self.ext)
@@ -211,16 +243,26 @@ cdef class Tree:
         self.n_ext += 1
         return self.n_ext - 1
 
-    cdef void _reserve(self, long long want) noexcept nogil:
+    cdef void _reserve(self, long long want) noexcept:
         """Grow the node arena to `want` nodes (at most max_nodes) in one
-        step. A run with an iteration budget knows its size (an iteration
-        adds at most one node): one allocation instead of repeated doublings,
-        each of which copied the arena into memory touched for the first
-        time (a page fault per 4 KiB, the first search's main extra cost)."""
+        step, into the spare arena when it is large enough. A run with an
+        iteration budget knows its size (an iteration adds at most one
+        node): one allocation instead of repeated doublings, each copying
+        the arena into fresh memory. Needs the GIL (the spare)."""
+        global _spare, _spare_cap
         cdef NodeC* grown
         if want > self.max_nodes:
             want = self.max_nodes
         if want <= self.cap_nodes:
+            return
+        if _spare != NULL and _spare_cap >= want:
+            memcpy(_spare, self.nodes, sizeof(NodeC) * self.n_nodes)
+            grown, self.nodes = self.nodes, _spare
+            self.cap_nodes, _spare_cap = _spare_cap, self.cap_nodes
+            _spare = grown                 # the small one waits as the spare
+            if _spare_cap > SPARE_MAX_NODES:
+                free(_spare)
+                _spare, _spare_cap = NULL, 0
             return
         grown = <NodeC*> realloc(self.nodes, sizeof(NodeC) * want)
         if grown != NULL:                  # else doubling takes over, as it can
@@ -466,9 +508,9 @@ cdef class Tree:
             raise ValueError("give an iteration budget, a time limit, or both")
         if self.g.current_player(self.g, self.root_state) < 0:
             raise ValueError("the root must be a decision node")
+        if iterations > 0:
+            self._reserve(self.n_nodes + iterations)
         with nogil:
-            if iterations > 0:
-                self._reserve(self.n_nodes + iterations)
             start = _now()
             deadline = start + time_limit
             while (iterations < 0 or done < iterations) and not self.cancelled:
@@ -514,11 +556,8 @@ cdef class Tree:
 
     def export(self):
         """Copies of the node and turn-statistics arrays (numpy structured)."""
-        nodes = np.frombuffer((<char*> self.nodes)[:self.n_nodes * sizeof(NodeC)],
-                              dtype=NODE_DTYPE).copy()
-        ext = np.frombuffer((<char*> self.ext)[:self.n_ext * sizeof(TurnStatsC)],
-                            dtype=STATS_DTYPE).copy()
-        return nodes, ext
+        return (_rows(self.nodes, self.n_nodes, NODE_DTYPE).copy(),
+                _rows(self.ext, self.n_ext, STATS_DTYPE).copy())
 
     def export_turn(self, int player, int pv_nodes):
         """What an analysis reads, without copying the whole tree: the root,
@@ -565,7 +604,7 @@ cdef class Tree:
                 at, i = len(keep), best
                 keep.append(best)
                 kids.append([])
-        whole = np.frombuffer((<char*> nodes)[:self.n_nodes * sizeof(NodeC)], dtype=NODE_DTYPE)
+        whole = _rows(nodes, self.n_nodes, NODE_DTYPE)
         out = whole[np.asarray(keep, dtype=np.int64)]       # fancy indexing copies the rows
         first = np.full(len(keep), -1, dtype=np.int32)
         sibling = np.full(len(keep), -1, dtype=np.int32)
@@ -577,9 +616,7 @@ cdef class Tree:
                     sibling[<int> row_kids[at]] = row_kids[at + 1]
         out["first_child"] = first
         out["next_sibling"] = sibling
-        ext = np.frombuffer((<char*> self.ext)[:self.n_ext * sizeof(TurnStatsC)],
-                            dtype=STATS_DTYPE).copy()
-        return out, ext
+        return out, _rows(self.ext, self.n_ext, STATS_DTYPE).copy()
 
     def advance(self, actions):
         """Move the root along `actions` (decisions and chance outcomes applied
@@ -660,7 +697,7 @@ cdef class Tree:
         fresh[0].next_sibling = -1
         fresh[0].action = -1
         fresh[0].mover = PLAYER_CHANCE
-        free(self.nodes)
+        _give_spare(self.nodes, self.cap_nodes)
         free(order)
         free(new_of)
         self.nodes = fresh
