@@ -15,13 +15,15 @@ connect_four and pig; the timer covers the step only. Two figures per game:
 - one process: ROUNDS alternating moves of each in this process, the ratio
   of the medians.
 
-Alternating keeps machine load alike for both sides. `easel generic loop`
-is Easel's search without the game's own random playout
-(GameC.random_playout), for what the rules table alone gives.
+Alternating keeps machine load alike for both sides. Each figure is given
+by the wall clock and by the thread's CPU time (both engines search in the
+calling thread), which a busy machine disturbs less. Last, the search
+alone (Tree.run) with the game's own random playout (GameC.random_playout)
+and with the generic loop over the rule table, for what the playout brings.
 
     python benchmarks/bench_mcts.py --child NAME SEED ORDER
 
-is the fresh-process child (prints the two rates as JSON)."""
+is the fresh-process child (prints both engines' (wall, CPU) rates as JSON)."""
 import json
 import os
 import statistics
@@ -42,33 +44,36 @@ THREAD_ROUNDS = 9
 PEER_GAMES = ["connect_four", "pig"]
 
 
+def _timed(step, state, sims):
+    """(wall, CPU) iterations/s of one move."""
+    t0, c0 = time.perf_counter(), time.thread_time()
+    step(state)
+    c1, t1 = time.thread_time(), time.perf_counter()
+    return sims / (t1 - t0), sims / (c1 - c0)
+
+
 def easel_move(name, seed, sims=SIMS):
-    """Iterations/s of one MCTSBot move from the initial state."""
+    """(wall, CPU) iterations/s of one MCTSBot move from the initial state."""
     game = engine.load_game(name)
     bot = MCTSBot(game, iterations=sims, early_stop=False, rollout="random", uct_c=2.0,
                   seed=seed)
-    state = game.new_initial_state()
-    t0 = time.perf_counter()
-    bot.step(state)
-    return sims / (time.perf_counter() - t0)
+    return _timed(bot.step, game.new_initial_state(), sims)
 
 
 def openspiel_move(pyspiel, name, seed, sims=SIMS):
-    """Iterations/s of one pyspiel.MCTSBot move from the initial state."""
+    """(wall, CPU) iterations/s of one pyspiel.MCTSBot move from the initial state."""
     game = pyspiel.load_game(name)
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
     # (game, evaluator, uct_c, max_simulations, max_memory_mb, solve, seed, verbose)
     bot = pyspiel.MCTSBot(game, evaluator, 2.0, sims, 1 << 20, False, seed, False)
-    state = game.new_initial_state()
-    t0 = time.perf_counter()
-    bot.step(state)
-    return sims / (time.perf_counter() - t0)
+    return _timed(bot.step, game.new_initial_state(), sims)
 
 
-def generic_loop_rate(name, seed, sims=SIMS):
-    """Iterations/s of the same search with the generic rollout loop."""
+def search_rate(name, seed, native, sims=SIMS):
+    """Iterations/s of the search alone (Tree.run), with the game's own
+    random playout or with the generic loop over the rule table."""
     tree = Tree(engine.load_game(name).new_initial_state(), uct_c=2.0, seed=seed,
-                native_playout=False)
+                native_playout=native)
     t0 = time.perf_counter()
     tree.run(sims)
     return sims / (time.perf_counter() - t0)
@@ -108,24 +113,29 @@ def test_mcts_vs_openspiel(benchmark, name):
     pyspiel = pytest.importorskip("pyspiel", reason="pip install '.[peers]' for the peer run")
     fresh = [_fresh_process(name, k, "eo" if k % 2 == 0 else "oe")
              for k in range(FRESH_PROCESSES)]
-    fresh_ratios = sorted(f["easel"] / f["openspiel"] for f in fresh)
-    easel, peer, generic = [], [], []
+    easel, peer, native, generic = [], [], [], []
     for r in range(ROUNDS):
         easel.append(easel_move(name, r))
         peer.append(openspiel_move(pyspiel, name, r))
-        generic.append(generic_loop_rate(name, r))
+        native.append(search_rate(name, r, True))
+        generic.append(search_rate(name, r, False))
     benchmark.pedantic(easel_move, args=(name, 0), rounds=3, iterations=1)
-    e, p, g = (statistics.median(x) for x in (easel, peer, generic))
-    _report(benchmark, f"{name} peer benchmark, 20,000 simulations, iterations/s", {
-        "fresh processes ratio min": fresh_ratios[0],
-        "fresh processes ratio median": statistics.median(fresh_ratios),
-        "fresh processes ratio max": fresh_ratios[-1],
-        "fresh easel median": statistics.median(f["easel"] for f in fresh),
-        "fresh openspiel median": statistics.median(f["openspiel"] for f in fresh),
-        "one process easel": e, "one process openspiel_cpp": p,
-        "one process ratio": e / p,
-        "easel generic loop": g, "generic loop ratio": g / p,
-        "easel first move in this process": easel[0]})
+    values = {}
+    for clock, i in (("wall", 0), ("cpu", 1)):
+        ratios = sorted(f["easel"][i] / f["openspiel"][i] for f in fresh)
+        e = statistics.median(x[i] for x in easel)
+        p = statistics.median(x[i] for x in peer)
+        values.update({
+            f"{clock} fresh ratio min": ratios[0],
+            f"{clock} fresh ratio median": statistics.median(ratios),
+            f"{clock} fresh ratio max": ratios[-1],
+            f"{clock} one process ratio": e / p,
+            f"{clock} one process easel it/s": e, f"{clock} one process openspiel it/s": p})
+    values["easel first move here, wall it/s"] = easel[0][0]
+    values["search alone, game playout it/s"] = statistics.median(native)
+    values["search alone, generic loop it/s"] = statistics.median(generic)
+    values["game playout speedup"] = statistics.median(a / b for a, b in zip(native, generic))
+    _report(benchmark, f"{name} peer benchmark (20,000 simulations)", values)
 
 
 @pytest.mark.parametrize("name", ["connect_four", "pig"])
