@@ -273,9 +273,9 @@ cdef class Tree:
         """Add a child to `parent`; -1 when the arena is full."""
         cdef NodeC* grown
         cdef int idx, cap
+        if self.n_nodes >= self.max_nodes:    # (a spare arena may be larger)
+            return -1
         if self.n_nodes == self.cap_nodes:
-            if self.cap_nodes >= self.max_nodes:
-                return -1
             cap = self.cap_nodes * 2
             if cap > self.max_nodes:
                 cap = self.max_nodes

@@ -217,6 +217,21 @@ def test_pig_holds_when_holding_wins():
     assert MCTSBot(game, iterations=200, seed=1).step(state) == 1
 
 
+def test_max_nodes_holds_in_a_reused_arena():
+    # A search that ends leaves its arena to the next; a larger arena must
+    # not let a tree grow past its own max_nodes.
+    from easel.search._mcts import Tree
+    game = engine.load_game("connect_four")
+    state = game.new_initial_state()
+    big = Tree(state, seed=1)
+    big.run(30000)
+    del big
+    small = Tree(state, seed=1, max_nodes=500)
+    small.run(3000)
+    assert small.n_nodes == 500
+    assert small.iterations == 3000
+
+
 def test_bytes_per_node_is_reported():
     from easel.search._mcts import Tree
     assert Tree.bytes_per_node() == 32
