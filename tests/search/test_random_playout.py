@@ -11,7 +11,7 @@ from game_variants import all_variants
 
 # Every registered variant whose core plays its own rollouts.
 GAMES = [spec for entry, spec in all_variants()
-         if entry.core is not None and engine.load_game(spec).core.has_random_playout]
+         if entry.has_core and engine.load_game(spec).core.has_random_playout]
 
 
 def test_games_with_a_playout():
