@@ -77,6 +77,11 @@ cdef class CoreGame:
         return self.c.rollout_action != NULL
 
     @property
+    def has_random_playout(self):
+        """Whether the core plays random rollouts itself (GameC.random_playout)."""
+        return self.c.random_playout != NULL
+
+    @property
     def state_size(self):
         return self.c.state_size
 
