@@ -367,7 +367,11 @@ cdef class Tree:
             self.stamp += 1
             c = nodes[node].first_child
             while c >= 0:
-                if nodes[c].kind == KIND_DECISION:
+                # A child is keyed by (action, mover): in the IS form chance is
+                # not in the tree, so one node may be reached with different
+                # players to move (Pig after a roll), and each player's
+                # statistics must stay its own.
+                if nodes[c].kind == KIND_DECISION and nodes[c].mover == p:
                     self.stamp_of[nodes[c].action] = self.stamp
                     self.child_of[nodes[c].action] = c
                 c = nodes[c].next_sibling
@@ -636,7 +640,8 @@ cdef class Tree:
             if kind == KIND_CHANCE and self.form == FORM_IS:
                 continue
             c = self.nodes[node].first_child
-            while c >= 0 and not (self.nodes[c].action == a and self.nodes[c].kind == kind):
+            while c >= 0 and not (self.nodes[c].action == a and self.nodes[c].kind == kind
+                                  and (kind == KIND_CHANCE or self.nodes[c].mover == p)):
                 c = self.nodes[c].next_sibling
             if c < 0:
                 kept = False

@@ -262,6 +262,29 @@ def test_pig_holds_when_holding_wins():
     assert MCTSBot(game, iterations=200, seed=1).step(state) == 1
 
 
+def test_is_children_are_keyed_by_action_and_mover():
+    """In the IS form chance is not in the tree, so after Pig's 'roll' either
+    player may be to move: each gets children of its own (before, the first
+    mover's child took every player's statistics)."""
+    from easel.search._mcts import Tree
+    game = engine.load_game("pig")
+    tree = Tree(game.new_initial_state(), form="is", seed=3)
+    tree.run(5000)
+    nodes, _ = tree.export()
+    shared = 0
+    for i in range(len(nodes)):
+        seen = {}
+        c = int(nodes[i]["first_child"])
+        while c >= 0:
+            key = (int(nodes[c]["action"]), int(nodes[c]["mover"]))
+            assert key not in seen, f"node {i}: two children for {key}"
+            seen[key] = c
+            c = int(nodes[c]["next_sibling"])
+        actions = [a for a, _ in seen]
+        shared += len(actions) != len(set(actions))
+    assert shared > 0          # some nodes hold the same action for both players
+
+
 def test_max_nodes_holds_in_a_reused_arena():
     # A search that ends leaves its arena to the next; a larger arena must
     # not let a tree grow past its own max_nodes.
