@@ -14,6 +14,7 @@ COMMANDS = [
     "easel.server.commands.suggest",
     "easel.server.commands.arena",
     "easel.server.commands.replay",
+    "easel.server.commands.tournament",
 ]
 
 
