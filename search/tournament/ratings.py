@@ -124,9 +124,14 @@ def fit(data, k: int, weights=None, seat_term: bool = True, prior_sd: float | No
     size = k + (sum(d.seats - 1 for d in data) if seat_term else 0)
     x0 = np.zeros(size) if start is None else np.asarray(start, dtype=float)
     res = minimize(_objective, x0, args=(k, data, weights, seat_term, prior_sd), jac=True,
-                   method="L-BFGS-B", options={"maxiter": 1000, "gtol": 1e-8})
+                   method="BFGS", options={"maxiter": 2000, "gtol": 1e-9})
     theta, gammas = _unpack(res.x, k, data, seat_term)
     return theta.copy(), [g.copy() for g in gammas], res.x
+
+
+def _elo(theta) -> float:
+    """On the Elo scale, to 0.01: finer digits are the optimizer's tolerance, not data."""
+    return round(float(theta) * ELO_PER_THETA, 2) + 0.0
 
 
 def rate(data, names, n_blocks: int, bootstrap: int = 200, seed: int = 0,
@@ -134,15 +139,16 @@ def rate(data, names, n_blocks: int, bootstrap: int = 200, seed: int = 0,
     """Ratings of the bots that played in `data`, with bootstrap intervals.
 
     Returns {"bots": [{"bot", "elo", "low", "high", "games"}], "seats":
-    {spec: [{"seat", "elo", "low", "high"}]}}; Elo relative to the rated
-    bots' mean (bots) and to seat 0 (seats)."""
+    {spec: [{"seat", "elo", "low", "high"}]}, "difference": f(a, b) -> {"elo",
+    "low", "high"}}; Elo relative to the rated bots' mean (bots) and to seat 0
+    (seats)."""
     k = len(names)
     games_of = np.zeros(k, dtype=np.int64)
     for d in data:
         games_of += np.bincount(d.bots.ravel(), minlength=k)
     rated = np.flatnonzero(games_of > 0)
     if len(rated) == 0:
-        return {"bots": [], "seats": {}}
+        return {"bots": [], "seats": {}, "difference": None}
     theta, gammas, x = fit(data, k, seat_term=seat_term)
     draws_t, draws_g = [], []
     if bootstrap and n_blocks >= 2:
@@ -159,12 +165,12 @@ def rate(data, names, n_blocks: int, bootstrap: int = 200, seed: int = 0,
         if not samples:
             return None, None
         lo, hi = np.percentile(np.array(samples), [2.5, 97.5])
-        return float(lo) * ELO_PER_THETA, float(hi) * ELO_PER_THETA
+        return _elo(lo), _elo(hi)
 
     bots = []
     for b in rated:
         low, high = span([t[b] for t in draws_t])
-        bots.append({"bot": names[b], "elo": float(point[b]) * ELO_PER_THETA,
+        bots.append({"bot": names[b], "elo": _elo(point[b]),
                      "low": low, "high": high, "games": int(games_of[b])})
     bots.sort(key=lambda r: -r["elo"])
     seats = {}
@@ -174,7 +180,15 @@ def rate(data, names, n_blocks: int, bootstrap: int = 200, seed: int = 0,
             low, high = span([g[i][s] for g in draws_g]) if s else (0.0, 0.0)
             if not draws_g:
                 low = high = None if s else 0.0
-            rows.append({"seat": s, "elo": float(gammas[i][s]) * ELO_PER_THETA,
+            rows.append({"seat": s, "elo": _elo(gammas[i][s]),
                          "low": low, "high": high})
         seats[d.spec] = rows
-    return {"bots": bots, "seats": seats}
+    index = {n: i for i, n in enumerate(names)}
+
+    def difference(a: str, b: str) -> dict:
+        """Bot a's rating minus bot b's, with its own bootstrap interval (the two
+        ratings' intervals overlap more than their difference's would say)."""
+        i, j = index[a], index[b]
+        low, high = span([t[i] - t[j] for t in draws_t])
+        return {"elo": _elo(point[i] - point[j]), "low": low, "high": high}
+    return {"bots": bots, "seats": seats, "difference": difference}

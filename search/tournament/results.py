@@ -221,11 +221,13 @@ def compute(cfg: TournamentConfig, tasks, journal_events) -> dict:
                     NormalDist().cdf((m - 0.5) / (sd / math.sqrt(len(means))))
             two = all(len(v) == 2 for v in ordered) and ordered
             run = sprt_runs.get((g, (a, b)))
+            diff = by_game[g]["difference"](a, b)
             pairs.append({"game": g, "bots": [a, b], "games": sum(len(v) for v in ordered),
                           "blocks": len(ordered), "score": score,
                           "elo": elo_of(score["mean"]), "low": elo_of(score["low"]),
                           "high": elo_of(score["high"]), "los": los,
                           "pentanomial": _pentanomial(ordered) if two else None,
+                          "rating_difference": diff,
                           "sprt": run})
 
     # -- faults, blocks, quarantine --------------------------------------------------
