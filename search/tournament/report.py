@@ -85,7 +85,7 @@ def plot_points(res):
         return None
     fig, axes = plt.subplots(1, len(games), figsize=(4.5 * len(games), 3.4), squeeze=False)
     for ax, (game, rows) in zip(axes[0], games.items()):
-        ax.boxplot([v for _, v in rows], vert=True)
+        ax.boxplot([v for _, v in rows])
         ax.set_xticks(range(1, len(rows) + 1), [b for b, _ in rows], rotation=45, ha="right")
         ax.set_title(f"{game}: points per game", fontsize=9)
     return fig

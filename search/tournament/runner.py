@@ -430,6 +430,8 @@ def run(cfg: TournamentConfig, journal: Journal, backend: str | None = None,
     finally:
         engine.close()
         if progress:
+            progress.update(done_games, total_games, len(blocks), len(tasks), _leader(scores),
+                            force=True)
             progress.close()
     return results_mod.compute(cfg, tasks, journal.events)
 
