@@ -447,6 +447,12 @@ def finish(cfg: TournamentConfig, journal: Journal, out_dir, results: dict,
                   json.dumps(results, indent=1) + "\n")
     _write_atomic(os.path.join(out_dir, "games.csv"), report_mod.games_csv(journal.events))
     if report:
-        _write_atomic(os.path.join(out_dir, "report.html"),
-                      report_mod.render(results))
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print("easel tournament: report.html needs matplotlib (pip install "
+                  "'easel[tournament]'); results.json and games.csv are written",
+                  file=sys.stderr)
+            return results
+        _write_atomic(os.path.join(out_dir, "report.html"), report_mod.render(results))
     return results

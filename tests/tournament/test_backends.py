@@ -1,0 +1,68 @@
+"""Backends and remote bots: Ray gives the local backend's results for a seed;
+a remote(...) bot plays through another server's Suggest."""
+from __future__ import annotations
+
+import pytest
+from conftest import without_timing
+
+from easel.search.tournament import runner
+
+CONFIG = {
+    "seed": 21, "games": ["pig(winscore=30)", "vangogh(players=3)"],
+    "bots": {"h": "heuristic", "r": "random", "g": "greedy(budget=10)",
+             "m": "mcts(iterations=30,threads=1)"},
+    "games_per_field": 6, "report": {"bootstrap": 20},
+}
+
+
+def test_ray_and_local_backends_give_identical_results(run_tournament):
+    import ray              # part of the test extra: a missing Ray fails here, not skips
+    local, _ = run_tournament(CONFIG, backend="local", jobs=2, report=False)
+    try:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 runtime_env={"env_vars": {"PYTHONPATH": _home()}})
+        remote, _ = run_tournament(CONFIG, backend="ray", report=False)
+    finally:
+        ray.shutdown()
+    assert local["progress"]["games"] == remote["progress"]["games"] == 6 * 6 + 4 * 6
+    assert without_timing(local) == without_timing(remote)
+
+
+def _home():
+    import os
+
+    import easel
+    return os.path.dirname(os.path.dirname(os.path.abspath(easel.__file__)))
+
+
+@pytest.fixture
+def engine_server():
+    from easel.server.analysis import Limits
+    from easel.server.service import build_server
+    srv = build_server(port=0, host="127.0.0.1", limits=Limits()).start()
+    yield f"127.0.0.1:{srv.port}"
+    srv.stop(0)
+
+
+def test_a_remote_bot_plays_through_suggest(run_tournament, engine_server):
+    data = {"seed": 3, "games": ["connect_four"], "format": "head-to-head",
+            "bots": {"there": f"remote(target={engine_server},spec=mcts(iterations=200))",
+                     "here": "random"},
+            "games_per_field": 4, "report": {"bootstrap": 0}}
+    res, _ = run_tournament(data, jobs=1, report=False)
+    assert res["faults"]["forfeits"]["there"] == {"raise": 0, "illegal": 0, "timeout": 0}
+    assert res["progress"]["games"] == 4
+    (pair,) = res["pairs"]
+    assert pair["bots"] == ["there", "here"] and pair["score"]["mean"] >= 0.75
+    # the same seed plays the same remote moves again
+    again, _ = run_tournament(data, jobs=2, report=False)
+    assert without_timing(again) == without_timing(res)
+
+
+def test_an_unreachable_remote_bot_forfeits(run_tournament):
+    data = {"seed": 3, "games": ["connect_four"], "format": "head-to-head",
+            "bots": {"gone": "remote(target=127.0.0.1:1,spec=mcts,timeout=2)",
+                     "here": "random"},
+            "games_per_field": 2, "report": {"bootstrap": 0}}
+    res, out = run_tournament(data, report=False)
+    assert res["faults"]["forfeits"]["gone"]["raise"] == 2
