@@ -111,3 +111,14 @@ def test_cli_reports_the_key_and_exits_2(write_config, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "budgets.move_seconds" in err
     assert not (tmp_path / "o").exists()
+
+
+def test_the_example_configurations_load():
+    import glob
+    import os
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    paths = sorted(glob.glob(os.path.join(root, "examples", "tournaments", "*.toml")))
+    assert len(paths) >= 2
+    for path in paths:
+        cfg = load(path)
+        assert cfg.games and len(cfg.bots) >= 2
