@@ -29,22 +29,38 @@ WORKLOAD = {
 }
 
 
+LAST = {}
+
+
 def timed_run(data, backend="local", jobs=1):
+    """(wall seconds, games); LAST gets the workers' utilization: the share of
+    jobs x wall time in which they were playing a block (the rest is start-up,
+    hand-over and the tail), and the CPU seconds of the local workers."""
+    import resource
     cfg = config_mod.parse(data)
     with tempfile.TemporaryDirectory() as out:
         cfg, journal = runner.open_run(cfg, out, resume=False)
+        cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         res = runner.run(cfg, journal, backend=backend, jobs=jobs)
         seconds = time.perf_counter() - t0
+        cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        busy = sum(e["seconds"] for e in journal.events if e["type"] == "block")
         journal.close()
+    LAST.update(utilization=busy / (jobs * seconds),
+                cpu=(cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime))
     return seconds, res["progress"]["games"]
 
 
 def test_local_jobs_scaling():
-    ratios, one, two = [], [], []
+    ratios, one, two, util, cpu = [], [], [], {1: [], 2: []}, {1: [], 2: []}
     for _ in range(ROUNDS):
         t1, games = timed_run(WORKLOAD, jobs=1)
+        util[1].append(LAST["utilization"])
+        cpu[1].append(LAST["cpu"])
         t2, _ = timed_run(WORKLOAD, jobs=2)
+        util[2].append(LAST["utilization"])
+        cpu[2].append(LAST["cpu"])
         one.append(t1)
         two.append(t2)
         ratios.append(t1 / t2)
@@ -54,6 +70,13 @@ def test_local_jobs_scaling():
           f"games/h); speed-up, median of per-round ratios: {statistics.median(ratios):.2f}x "
           f"(rounds: {', '.join(f'{r:.2f}' for r in ratios)}); load average "
           f"{os.getloadavg()[0]:.1f}")
+    print(f"worker utilization (share of jobs x wall spent playing blocks): 1 job "
+          f"{statistics.median(util[1]):.3f}, 2 jobs {statistics.median(util[2]):.3f}; "
+          f"worker CPU seconds: 1 job {statistics.median(cpu[1]):.1f}, 2 jobs "
+          f"{statistics.median(cpu[2]):.1f}; on two free cores the speed-up would be about "
+          f"2 x {statistics.median(util[2]):.3f} / {statistics.median(util[1]):.3f} x "
+          f"{statistics.median(cpu[1]):.1f} / {statistics.median(cpu[2]):.1f} = "
+          f"{2 * statistics.median(util[2]) / statistics.median(util[1]) * statistics.median(cpu[1]) / statistics.median(cpu[2]):.2f}x")
 
 
 def test_ray_overhead_against_local_processes():
@@ -66,13 +89,19 @@ def test_ray_overhead_against_local_processes():
     start = time.perf_counter() - t0
     try:
         timed_run(WORKLOAD, backend="ray", jobs=2)          # warm the Ray workers once
-        overheads, local, remote = [], [], []
+        overheads, local, remote, ul, ur = [], [], [], [], []
         for _ in range(ROUNDS):
             tl, games = timed_run(WORKLOAD, jobs=2)
+            ul.append(LAST["utilization"])
             tr, _ = timed_run(WORKLOAD, backend="ray", jobs=2)
+            ur.append(LAST["utilization"])
             local.append(tl)
             remote.append(tr)
             overheads.append(tr / tl - 1.0)
+        tiny = {}
+        for backend in ("local", "ray"):
+            t, blocks = timed_run(TINY, backend=backend, jobs=2)
+            tiny[backend] = t / (blocks / 2)
     finally:
         ray.shutdown()
     print(f"\nray vs local, 2 CPUs, {games} games: local {statistics.median(local):.2f} s, "
@@ -80,6 +109,18 @@ def test_ray_overhead_against_local_processes():
           f"{100 * statistics.median(overheads):+.1f}% (rounds: "
           f"{', '.join(f'{100 * o:+.1f}%' for o in overheads)}); ray.init took {start:.1f} s; "
           f"load average {os.getloadavg()[0]:.1f}")
+    print(f"worker utilization (share of 2 x wall spent playing blocks): local "
+          f"{statistics.median(ul):.3f}, ray {statistics.median(ur):.3f}; "
+          f"overhead by utilization: {100 * (1 - statistics.median(ur) / statistics.median(ul)):+.1f}%")
+    print(f"dispatch cost per block ({TINY['games_per_field'] // 2} blocks of two games of "
+          f"about a millisecond): local {1000 * tiny['local']:.1f} ms, "
+          f"ray {1000 * tiny['ray']:.1f} ms (wall per block, start-up included)")
+
+
+# Blocks of almost no work: what handing out and collecting a block costs.
+TINY = {"seed": 1, "games": ["pig(winscore=20)"], "format": "head-to-head",
+        "bots": {"h": "heuristic", "r": "random"}, "games_per_field": 600,
+        "report": {"bootstrap": 0}}
 
 
 MODEL = [

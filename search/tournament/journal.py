@@ -9,8 +9,9 @@ Line 1 is the header: {"type": "header", "format": JOURNAL_FORMAT,
     block_failed  a block given up after its retries: id, attempts, detail
     quarantine    a bot whose further blocks are skipped: bot, forfeits
 
-Each line is written with one write() on a file opened for appending, then
-fsynced, before the run goes on: after a crash the file holds every event
+Each line is written with one write() on a file opened for appending, and
+fsynced before the run goes on (the blocks that arrive together share one
+fsync): after a crash the file holds every event
 up to the last whole line. A torn last line (the crash came mid-write) has no
 newline or is not JSON; opening the journal cuts it off. Block ids are
 idempotent: a block journaled twice (a rerun whose first result arrived
@@ -72,14 +73,21 @@ class Journal:
                 os.fsync(f.fileno())
         return cls(path, header, events, size - good)
 
-    def append(self, entry: dict) -> None:
+    def append(self, entry: dict, sync: bool = True) -> None:
+        """Append one event as one line. sync=False leaves the fsync to a later
+        `sync()` (group commit of the blocks that finished together: a crash
+        before it loses at most those, and they are simply played again)."""
         data = _dumps(entry)
         view = memoryview(data)
         while view:
             written = os.write(self._fd, view)
             view = view[written:]
-        os.fsync(self._fd)
+        if sync:
+            os.fsync(self._fd)
         self.events.append(entry)
+
+    def sync(self) -> None:
+        os.fsync(self._fd)
 
     def close(self) -> None:
         if self._fd is not None:

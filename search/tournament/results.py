@@ -61,12 +61,29 @@ def counted_blocks(cfg: TournamentConfig, tasks, blocks: dict):
     return [blocks[t.id] for t in tasks if t.id in keep], sprt_runs
 
 
-def sprt_decided(cfg, tasks_of_pairing, blocks) -> bool:
-    """Whether a pairing's SPRT has decided on its journaled blocks (no more to play)."""
-    if cfg.sprt is None:
-        return False
-    _, runs = counted_blocks(cfg, tasks_of_pairing, blocks)
-    return any(r["decision"] for r in runs.values())
+class SprtTracker:
+    """Whether a pairing's SPRT has decided, fed its blocks as they finish (in
+    any order); it tests each block once, in block order, as `counted_blocks`
+    does, so the running decision equals the final one."""
+
+    def __init__(self, cfg: TournamentConfig, pair):
+        self.cfg, self.pair = cfg, pair
+        self.waiting = {}            # block number -> entry, ahead of the next expected
+        self.next = 0
+        self.scores = []
+        self.decided = False
+
+    def add(self, entry) -> bool:
+        self.waiting[entry["block"]] = entry
+        while not self.decided and self.next in self.waiting:
+            s = _pair_scores(self.waiting.pop(self.next)["games"], *self.pair)
+            self.next += 1
+            if s:
+                self.scores.append(sum(s) / len(s))
+                c = self.cfg.sprt
+                self.decided = sprt_test(self.scores, c.elo0, c.elo1, c.alpha,
+                                         c.beta)["decision"] is not None
+        return self.decided
 
 
 def _pair_scores(games, a: str, b: str) -> list:

@@ -356,7 +356,15 @@ def run(cfg: TournamentConfig, journal: Journal, backend: str | None = None,
     forfeits = {n: 0 for n in cfg.bots}
     scores = {n: [0.0, 0] for n in cfg.bots}
 
+    trackers = {}
+    if cfg.sprt is not None:
+        trackers = {key: results_mod.SprtTracker(cfg, key[1]) for key in by_pairing
+                    if len(key[1]) == 2}
+
     def account(entry):
+        tracker = trackers.get((entry["game"], tuple(entry["field"])))
+        if tracker is not None:
+            tracker.add(entry)
         for rec in entry["games"]:
             if rec.get("fault"):
                 forfeits[rec["fault"]["bot"]] += 1
@@ -373,8 +381,8 @@ def run(cfg: TournamentConfig, journal: Journal, backend: str | None = None,
         names = tuple(n for n, _ in task.field)
         if quarantined & set(names):
             return False
-        return not results_mod.sprt_decided(cfg, by_pairing[(task.game, names)], blocks) \
-            if cfg.sprt is not None and len(names) == 2 else True
+        tracker = trackers.get((task.game, names))
+        return tracker is None or not tracker.decided
 
     queue = deque(t for t in tasks if wanted(t))
     total_games = sum(len(t.orders) for t in tasks)
@@ -395,12 +403,13 @@ def run(cfg: TournamentConfig, journal: Journal, backend: str | None = None,
                 inflight[task.id] = task
             if not inflight:
                 break
-            for task, kind, payload in engine.wait(timeout=1.0):
+            arrived = engine.wait(timeout=1.0)
+            for task, kind, payload in arrived:
                 inflight.pop(task.id, None)
                 if kind == "ok":
                     if payload["id"] in blocks:
                         continue                     # idempotent: counted once
-                    journal.append(payload)
+                    journal.append(payload, sync=False)
                     blocks[payload["id"]] = payload
                     account(payload)
                     done_games += len(payload["games"])
@@ -422,6 +431,8 @@ def run(cfg: TournamentConfig, journal: Journal, backend: str | None = None,
                         failed.add(task.id)
                     else:
                         retry.append(task)
+            if arrived:
+                journal.sync()
             if progress:
                 progress.update(done_games, total_games, len(blocks), len(tasks),
                                 _leader(scores))
