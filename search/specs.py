@@ -60,6 +60,9 @@ class BotKind:
     keys: dict[str, tuple[type, str]]            # key -> (type, meaning)
     build: Callable[[Any, dict], Bot]             # (game, typed args) -> Bot
     open_keys: bool = False                       # pass unknown keys on to the bot
+    # May a network request name it (the server's Suggest)? Not a bot that
+    # connects to other hosts or breaks its process on purpose.
+    served: bool = True
 
 
 def _show(value) -> str:
@@ -175,13 +178,14 @@ BOT_KINDS: dict[str, BotKind] = {k.name: k for k in [
             {"target": (str, "the server's HOST:PORT"),
              "spec": (str, "the bot spec the server plays (default mcts)"),
              "timeout": (float, "seconds one move may take on the wire (default 120)"),
-             "seed": (int, "random seed (each call sends one derived from it)")}, _remote),
+             "seed": (int, "random seed (each call sends one derived from it)")}, _remote,
+            served=False),
     BotKind("faulty", "a deliberately broken random bot, for testing fault handling",
             {"mode": (str, "raise, illegal, sleep or exit"),
              "after": (int, "good decisions per game before the fault (default 0)"),
              "seconds": (float, "how long mode=sleep thinks (default 1)"),
              "once": (str, "mode=exit: exit only while this file does not exist"),
-             "seed": (int, "random seed")}, _faulty),
+             "seed": (int, "random seed")}, _faulty, served=False),
 ]}
 
 

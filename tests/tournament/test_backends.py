@@ -3,7 +3,7 @@ a remote(...) bot plays through another server's Suggest."""
 from __future__ import annotations
 
 import pytest
-from conftest import without_timing
+from tournament_helpers import without_timing
 
 from easel.search.tournament import runner
 
@@ -66,3 +66,21 @@ def test_an_unreachable_remote_bot_forfeits(run_tournament):
             "games_per_field": 2, "report": {"bootstrap": 0}}
     res, out = run_tournament(data, report=False)
     assert res["faults"]["forfeits"]["gone"]["raise"] == 2
+
+
+def test_the_server_refuses_remote_and_faulty_bots(engine_server):
+    """Network input is hostile: a request must not make the server connect to
+    another host or kill itself."""
+    import grpc
+
+    from easel.server.client import EngineClient
+    with EngineClient(engine_server, timeout=30) as client:
+        for spec in ("remote(target=127.0.0.1:1,spec=mcts)", "faulty(mode=exit)"):
+            try:
+                client.suggest("connect_four", [], bot=spec)
+            except grpc.RpcError as e:
+                assert e.code() == grpc.StatusCode.INVALID_ARGUMENT
+                assert "settings.bot" in e.details() and "does not play" in e.details()
+            else:
+                raise AssertionError(f"{spec} was played")
+        assert client.suggest("connect_four", [], bot="random").candidates

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from conftest import read_results, to_toml, without_timing
+from tournament_helpers import read_results, to_toml, without_timing
 
 from easel.search.tournament.report import CSV_COLUMNS, PLOTS
 from easel.search.tournament.results import RESULTS_FORMAT
