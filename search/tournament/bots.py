@@ -8,6 +8,10 @@ The game is sent as its full record (every step, chance outcomes included),
 so the server needs no state between calls. Each call gets a seed derived
 from the bot's seed and the number of steps, so a remote MCTS with an
 iteration budget plays the same moves again for the same tournament seed.
+A server behind TLS or a token: ``tls=true``, ``ca=PATH`` (its CA
+certificate), ``token_env=NAME`` (the environment variable that holds the
+bearer token, so that the secret stays out of configurations, journals and
+reports).
 
 ``faulty(mode=...,after=N)`` plays random moves and, at its (N+1)-th decision
 of every game, misbehaves: ``raise`` raises, ``illegal`` answers an action
@@ -39,7 +43,8 @@ def check_target(target: str) -> str:
 
 class RemoteBot(Bot):
     def __init__(self, game, target: str, spec: str = "mcts", seed: int | None = None,
-                 timeout: float = 120.0):
+                 timeout: float = 120.0, tls: bool = False, ca: str | None = None,
+                 token_env: str | None = None):
         self.target = check_target(target)
         if not isinstance(spec, str) or not spec.strip():
             raise ValueError("remote: spec must name the remote bot, e.g. spec=mcts")
@@ -50,12 +55,20 @@ class RemoteBot(Bot):
         self.seed = 0 if seed is None else int(seed)
         self.timeout = float(timeout)
         self.steps: list[int] = []
+        self.tls, self.ca, self.token_env = tls, ca, token_env
         self._client = None
 
     def _connect(self):
         if self._client is None:
             from easel.server.client import EngineClient      # grpc only where it is used
-            self._client = EngineClient(self.target, timeout=self.timeout)
+            token = None
+            if self.token_env:
+                token = os.environ.get(self.token_env)
+                if not token:
+                    raise RuntimeError(f"remote {self.target}: the environment variable "
+                                       f"{self.token_env} (token_env) is not set")
+            self._client = EngineClient(self.target, timeout=self.timeout, tls=self.tls,
+                                        ca=self.ca, token=token.strip() if token else None)
         return self._client
 
     def restart(self) -> None:

@@ -84,3 +84,19 @@ def test_the_server_refuses_remote_and_faulty_bots(engine_server):
             else:
                 raise AssertionError(f"{spec} was played")
         assert client.suggest("connect_four", [], bot="random").candidates
+
+
+def test_a_remote_token_comes_from_the_environment(run_tournament, engine_server, monkeypatch):
+    monkeypatch.delenv("EASEL_TEST_NO_TOKEN", raising=False)
+    data = {"seed": 3, "games": ["connect_four"], "format": "head-to-head",
+            "bots": {"there": f"remote(target={engine_server},spec=random,"
+                              "token_env=EASEL_TEST_NO_TOKEN)", "here": "random"},
+            "games_per_field": 2, "report": {"bootstrap": 0}}
+    res, out = run_tournament(data, report=False)
+    assert res["faults"]["forfeits"]["there"]["raise"] == 2
+    import json
+    import os
+    with open(os.path.join(out, "journal.jsonl")) as f:
+        details = [g["fault"]["detail"] for line in f.readlines()[1:]
+                   for g in json.loads(line).get("games", []) if g["fault"]]
+    assert all("EASEL_TEST_NO_TOKEN (token_env) is not set" in d for d in details)
