@@ -15,17 +15,26 @@ CONFIG = {
 }
 
 
-def test_ray_and_local_backends_give_identical_results(run_tournament):
+def test_ray_and_local_backends_give_identical_results(run_tournament, tmp_path):
     import ray              # part of the test extra: a missing Ray fails here, not skips
     local, _ = run_tournament(CONFIG, backend="local", jobs=2, report=False)
     try:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
                  runtime_env={"env_vars": {"PYTHONPATH": _home()}})
         remote, _ = run_tournament(CONFIG, backend="ray", report=False)
+        # a Ray worker that dies: the driver sees the lost task and runs the block again
+        marker = tmp_path / "ray-died-once"
+        crash, _ = run_tournament(
+            {"seed": 2, "games": ["connect_four"], "format": "gauntlet", "challenger": "c",
+             "bots": {"c": f"faulty(mode=exit,after=3,once={marker})", "r": "random"},
+             "games_per_field": 4, "report": {"bootstrap": 0}}, backend="ray", report=False)
     finally:
         ray.shutdown()
     assert local["progress"]["games"] == remote["progress"]["games"] == 6 * 6 + 4 * 6
     assert without_timing(local) == without_timing(remote)
+    assert marker.exists()
+    assert crash["faults"]["worker_deaths"] == 1 and crash["faults"]["failed_blocks"] == []
+    assert crash["progress"]["games"] == 4 and crash["progress"]["complete"]
 
 
 def _home():
