@@ -154,7 +154,8 @@ def plot_faults(res):
         bottom = [a + b for a, b in zip(bottom, vals)]
     ax.set_xticks(range(len(games)), games, rotation=20, ha="right", fontsize=7)
     ax.set_title("how games ended", fontsize=9)
-    ax.legend(fontsize=7)
+    if reasons:
+        ax.legend(fontsize=7)
     ax = axes[1]
     bots = list(res["faults"]["forfeits"])
     bottom = [0] * len(bots)

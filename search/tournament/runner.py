@@ -48,6 +48,7 @@ class TournamentError(EaselError, RuntimeError):
 
 def _worker_main(conn):
     signal.signal(signal.SIGINT, signal.SIG_IGN)        # the driver handles Ctrl-C
+    conn.send(("ready", None))                          # started: what dies later is a block's
     while True:
         try:
             task = conn.recv()
@@ -71,6 +72,7 @@ class LocalBackend:
         self.block_seconds = block_seconds
         self.idle = []
         self.busy = {}            # conn -> (process, task, started)
+        self.ready = set()        # pids of workers that have started
 
     @property
     def capacity(self) -> int:
@@ -89,6 +91,19 @@ class LocalBackend:
         conn.send(task.to_dict())
         self.busy[conn] = (proc, task, time.monotonic())
 
+    def _receive(self, conn, proc):
+        """The next result message, after the start-up handshake; EOFError if the
+        worker is gone. A worker that dies before its handshake could not start at all:
+        that is no block's fault, and rerunning blocks would not help."""
+        while True:
+            if not conn.poll():
+                raise EOFError
+            kind, payload = conn.recv()
+            if kind == "ready":
+                self.ready.add(proc.pid)
+                continue
+            return kind, payload
+
     def wait(self, timeout: float):
         """[(task, "ok", entry) | (task, "died", detail)] of whatever finished."""
         if not self.busy:
@@ -105,13 +120,19 @@ class LocalBackend:
                 continue
             proc, task, _ = self.busy[conn]
             try:
-                if not conn.poll():
-                    raise EOFError
-                kind, payload = conn.recv()
+                kind, payload = self._receive(conn, proc)
             except (EOFError, OSError):
+                if proc.is_alive():
+                    continue                    # only the handshake was there (or it is exiting)
                 proc.join(5)
                 del self.busy[conn]
                 conn.close()
+                if proc.pid not in self.ready:
+                    raise TournamentError(
+                        f"a worker process could not start (exit code {proc.exitcode}); "
+                        "its error is above. Run the tournament from a file or the "
+                        "`easel tournament` command (spawned workers re-import the main "
+                        "module), with this same Python and Easel.")
                 out.append((task, "died", f"worker process exited with code {proc.exitcode}"))
                 continue
             del self.busy[conn]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from tournament_helpers import without_timing
 
-from easel.search.tournament import runner
 
 CONFIG = {
     "seed": 21, "games": ["pig(winscore=30)", "vangogh(players=3)"],

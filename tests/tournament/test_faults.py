@@ -103,3 +103,26 @@ def test_quarantine_skips_a_failing_bot(run_tournament):
     assert games["a"] >= 40 and res["progress"]["complete"]
     events = journal_events(out)
     assert sum(1 for e in events if e["type"] == "quarantine") == 1
+
+
+def test_workers_that_cannot_start_stop_the_run_with_a_clear_error(tmp_path):
+    """No block is to blame when no worker starts (here: spawned workers cannot
+    re-import a main module read from standard input)."""
+    import subprocess
+    import sys
+    import easel
+    home = os.path.dirname(os.path.dirname(os.path.abspath(easel.__file__)))
+    script = (
+        "from easel.search.tournament import config, runner\n"
+        "cfg = config.parse({'seed': 1, 'games': ['connect_four'], 'games_per_field': 2,\n"
+        "                    'bots': {'a': 'random', 'b': 'random'}})\n"
+        f"cfg, j = runner.open_run(cfg, {str(tmp_path / 'o')!r}, False)\n"
+        "try:\n"
+        "    runner.run(cfg, j, jobs=1)\n"
+        "except runner.TournamentError as e:\n"
+        "    print('REFUSED:', e)\n")
+    proc = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True,
+                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": home}, timeout=300)
+    assert "REFUSED: a worker process could not start" in proc.stdout, proc.stdout + proc.stderr
+    events = journal_events(str(tmp_path / "o"))
+    assert not [e for e in events if e["type"] == "block_failed"]
