@@ -34,7 +34,7 @@ LOCATION_NAMES = ("acquire red", "mix orange", "acquire yellow", "mix green", "a
 TUBE, PALETTE, BRUSH = range(3)
 N_TOOLS = 3
 BONUS_LEVEL = 6        # §12: the development bonus space (start space = level 1)
-LIMIT = 12             # §19: pigments kept after phase 3 (black excluded)
+LIMIT = 12             # §20: pigments kept after phase 3 (black excluded)
 WHITE_PER_PAINTING = 3
 MAX_ASSISTANTS = 6
 START_ASSISTANTS = 3
