@@ -60,7 +60,7 @@ ENTRY = GameEntry(
         "data": Option(str, "", "path of a board and paintings JSON file (default: the "
                                 "shipped placeholder data)"),
     },
-    core=None, reference=_reference,
+    core=_core, reference=_reference,
     placeholder_data=("wheel order, lower-board spaces and Forbidden Action tiles",
                       "tool tracks", "pigment supply",
                       "32 paintings (data/placeholder.json)"),
