@@ -443,7 +443,13 @@ def _vangogh_character_value(v, c, R) -> float:
 
 
 # game name -> policy(state, rng) -> action
+def _couleurs_policy(state, rng):
+    from easel.engine.couleurs_de_paris.policies import heuristic
+    return heuristic(state, rng)
+
+
 HEURISTICS: dict[str, Callable] = {
+    "couleurs_de_paris": _couleurs_policy,
     "pig": _pig_policy,
     "connect_four": _connect_four_policy,
     "vangogh": _vangogh_policy,
