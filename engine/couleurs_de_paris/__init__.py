@@ -66,7 +66,7 @@ ENTRY = GameEntry(
                       "32 paintings (data/placeholder.json)"),
     check=_check,
     extra={"search_defaults": {"form": "is", "margin_weight": 0.5, "rollout_depth": -1,
-                               "rollout": "uniform"}})
+                               "rollout": "policy"}})
 register(ENTRY)
 
 
