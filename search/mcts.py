@@ -26,6 +26,7 @@ from easel.engine.contract_ids import PLAYER_CHANCE
 from easel.engine.errors import EaselError
 
 from ._mcts import FORMS, ROLLOUTS, Tree
+from .bots import Bot
 
 KIND_CHANCE = 1
 FLAG_AFTER_CHANCE = 1
@@ -82,7 +83,7 @@ class Analysis:
 
 
 # Generic defaults; a game may override any of them with measured values in
-# its registry entry (GameEntry.extra["search_defaults"]).
+# its registry entry (GameHooks.search_defaults, docs/adding-a-game.md).
 GENERIC_DEFAULTS = dict(uct_c=2.0, form="is", rollout_depth=-1, margin_weight=0.0, worlds=8,
                         rollout="random")
 
@@ -92,14 +93,14 @@ def search_defaults(game) -> dict:
     out = dict(GENERIC_DEFAULTS)
     entry = getattr(game, "entry", None)
     if entry is not None:
-        out.update(entry.extra.get("search_defaults", {}))
+        out.update(entry.search_defaults)
     return out
 
 
 def _check_rollout(game, rollout) -> None:
     if rollout not in ROLLOUTS:
         raise SearchError(f"unknown rollout {rollout!r}; rollouts: {', '.join(ROLLOUTS)}")
-    if rollout == "policy" and not game.core.has_rollout_policy:
+    if rollout == "policy" and not game.entry.capabilities.rollout_policy:
         raise SearchError(f"rollout 'policy': {game.name} has no rollout policy; "
                           f"use rollout=random")
 
@@ -287,7 +288,7 @@ class Search:
             if best_first is not None:
                 votes[best_first] = votes.get(best_first, 0) + 1
         n_players = self.game.num_players()
-        has_scores = self.game.core.has_scores
+        has_scores = self.game.entry.capabilities.scores
         rows = []
         for key, rec in merged.items():
             if rec["visits"] > 0:
@@ -420,17 +421,24 @@ def _children(nodes, node: int):
         c = int(nodes[c]["next_sibling"])
 
 
-class MCTSBot:
+class MCTSBot(Bot):
     """Plays with `Search`. Budgets per decision: `iterations`, `time_limit`
     (seconds), or both (whichever ends first). Keeps its tree between moves
-    when the new position follows from the last searched one (tree reuse)."""
+    when the new position follows from the last searched one (tree reuse).
+
+    In the IS form a chance event has no node of its own: the subtree below
+    it mixes the statistics of every outcome, so kept across a chance event
+    it misleads the next search (in Pig it cost -346 Elo [-430, -285] at 300
+    iterations over 200 games, benchmarks/bench_matches.py). The tree is
+    therefore kept only when no chance event happened since the last search,
+    unless `reuse_across_chance` is set."""
 
     def __init__(self, game, iterations: int | None = None, time_limit: float | None = None,
                  uct_c: float | None = None, seed: int | None = None, threads: int = 1,
                  form: str | None = None, rollout_depth: int | None = None,
                  margin_weight: float | None = None, worlds: int | None = None,
                  rollout: str | None = None, reuse: bool = True, max_nodes: int = 1 << 22,
-                 early_stop: bool = True):
+                 early_stop: bool = True, reuse_across_chance: bool = False):
         if iterations is None and time_limit is None:
             iterations = 1000
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -453,20 +461,32 @@ class MCTSBot:
         _check_rollout(game, self.options["rollout"])
         self.seed = _new_seed() if seed is None else int(seed)
         self.reuse = reuse
+        self.reuse_across_chance = reuse_across_chance
         self.early_stop = early_stop
         self._search: Search | None = None
         self._history: list[int] | None = None
         self._searches = 0
+        self._cancel_requested = False
 
     def restart(self) -> None:
         self._search = None
         self._history = None
+        self._cancel_requested = False
 
     def _search_for(self, state) -> Search:
+        search = self._reused_or_new(state)
+        if self._cancel_requested:      # a cancel() that may have come before this search
+            self._cancel_requested = False
+            search.cancel()
+        return search
+
+    def _reused_or_new(self, state) -> Search:
         history = state.history()
         if (self.reuse and self._search is not None and self._history is not None
                 and self.options["form"] != "pimc"
-                and history[:len(self._history)] == self._history):
+                and history[:len(self._history)] == self._history
+                and (self.reuse_across_chance or self.options["form"] != "is"
+                     or not self._crosses_chance(history[len(self._history):]))):
             try:
                 self._search.advance(history[len(self._history):])
                 self._search._cancelled = False
@@ -479,6 +499,16 @@ class MCTSBot:
                               **self.options)
         self._history = history
         return self._search
+
+    def _crosses_chance(self, actions) -> bool:
+        """Whether any of `actions` (played from the search's root) is a
+        chance outcome."""
+        walk = self._search._root.clone()
+        for a in actions:
+            if walk.is_chance_node():
+                return True
+            walk.apply_action(a)
+        return False
 
     def analyze(self, state, top_k: int | None = None) -> Analysis:
         search = self._search_for(state)
@@ -505,3 +535,23 @@ class MCTSBot:
         if len(legal) == 1:                 # a forced move needs no search
             return legal[0]
         return self.analyze(state, top_k=1).best.action
+
+    def ponder(self, state, seconds: float) -> int:
+        """Grow the tree at `state` for about `seconds` while another player
+        is to move there (pondering): the subtree of the move they make is
+        kept for this bot's next search (tree reuse). Returns the iterations
+        run. Does nothing for PIMC, whose worlds are drawn afresh each move."""
+        if self.options["form"] == "pimc" or not self.reuse or state.current_player() < 0:
+            return 0
+        return self._search_for(state).run(time_limit=seconds)
+
+    def cancel(self) -> None:
+        """From another thread: stop the running `step` or `ponder` within
+        about one iteration, or, if none has started its search yet, the
+        next one (so a cancel racing a call's start is not lost; the move
+        then comes from whatever the tree holds). Meant for a bot about to
+        be dropped; `restart()` clears a cancel no call has consumed."""
+        self._cancel_requested = True
+        search = self._search
+        if search is not None:
+            search.cancel()

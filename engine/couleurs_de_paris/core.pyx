@@ -786,9 +786,9 @@ def rollout_scores(CoreState state):
 
 
 # ------------------------------------------------------------ Python face
-def make_core(params):
-    from .rules import NUM_ACTIONS, make_rules, max_game_length
-    cdef CoreGame core = CoreGame.__new__(CoreGame)
+def make_core(params, facts):
+    from .rules import NUM_ACTIONS, make_rules
+    cdef CoreGame core = CoreGame.from_facts(facts)
     cdef CdpParamsC P
     cdef int i, k
     r = make_rules(params)
@@ -816,20 +816,12 @@ def make_core(params):
         for k in range(CDP_SPACES):
             P.card_space[i][k] = card.spaces[k]
     core.set_params((<char*> &P)[:sizeof(CdpParamsC)])
-    core.c.num_players = r.n
-    core.c.num_distinct_actions = A_NUM
-    core.c.max_chance_outcomes = P.ncards
-    core.c.max_game_length = max_game_length(r)
-    core.c.min_utility = -1.0
-    core.c.max_utility = 1.0
-    core.c.score_scale = 20.0
     core.c.state_size = sizeof(CdpStateC)
     core.c.current_player = cdp_current_player
     core.c.legal_actions = cdp_legal_actions
     core.c.chance_outcomes = cdp_chance_outcomes
     core.c.apply_action = cdp_apply
     core.c.returns = cdp_returns
-    core.c.evaluate = NULL
     core.c.sample_chance = cdp_sample_chance
     core.c.scores = cdp_scores
     core.c.rollout_action = cdp_rollout_action

@@ -10,7 +10,7 @@ from easel import engine
 from easel.engine.couleurs_de_paris import from_json
 from easel.engine.couleurs_de_paris.data import ACTION_NAMES, SUPPLY_COLOURS, load_data
 
-IMPLS = ["reference"] + (["core"] if engine.game_entry("couleurs_de_paris").core else [])
+IMPLS = ["reference"] + (["core"] if engine.game_entry("couleurs_de_paris").has_core else [])
 DATA = load_data()
 BOX = dict(zip(SUPPLY_COLOURS, DATA.supply))
 TOOLS = ("paint tube", "palette", "brush")

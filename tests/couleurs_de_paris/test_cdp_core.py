@@ -24,7 +24,7 @@ from easel.engine.couleurs_de_paris.rules import rules_of
 
 from cdp_helpers import load
 
-if engine.game_entry("couleurs_de_paris").core is None:
+if not engine.game_entry("couleurs_de_paris").has_core:
     pytest.skip("no core", allow_module_level=True)
 
 FULL = os.environ.get("EASEL_FULL") == "1"

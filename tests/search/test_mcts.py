@@ -1,5 +1,6 @@
 """The generic MCTS: tactics on connect_four, determinism, budgets, threads,
 cancellation, tree reuse and errors."""
+import random
 import threading
 import time
 
@@ -141,6 +142,37 @@ def test_bot_reuses_tree_across_moves():
     assert bot._searches == 1
 
 
+def test_is_bot_keeps_no_tree_across_chance_unless_asked():
+    # Pig: every turn of the other player rolls the die. In the IS form the
+    # subtree below a roll mixes every outcome's statistics, so by default
+    # the bot searches afresh after one; asked to, it keeps the tree.
+    game = engine.load_game("pig")
+
+    def searches(**kw):
+        bot = MCTSBot(game, iterations=200, seed=4, form="is", **kw)
+        state = game.new_initial_state()
+        rng = random.Random(3)
+        decisions = 0
+        while not state.is_terminal() and decisions < 30:
+            if state.is_chance_node():
+                engine.play_chance(state, rng)
+                continue
+            state.apply_action(bot.step(state))
+            decisions += 1
+        return bot._searches, decisions
+
+    fresh, decisions = searches()
+    kept, _ = searches(reuse_across_chance=True)
+    assert kept == 1 and fresh > decisions // 3
+    closed = MCTSBot(game, iterations=200, seed=4, form="closed")
+    state = game.new_initial_state()
+    state.apply_action(closed.step(state))             # roll
+    engine.play_chance(state, random.Random(1))
+    if not state.is_terminal() and state.current_player() == 0:
+        closed.step(state)
+        assert closed._searches == 1                  # closed trees have chance nodes
+
+
 def test_advance_rejects_illegal_action():
     game = engine.load_game("connect_four")
     s = Search(game, game.new_initial_state(), seed=4)
@@ -226,8 +258,6 @@ def _walk(game, seed: int, choose, max_decisions: int = 400):
 
 
 def _vangogh(players: int = 2):
-    if engine.game_entry("vangogh").core is None:
-        pytest.skip("vangogh has no core")
     return engine.load_game(f"vangogh(players={players})")
 
 
@@ -236,7 +266,8 @@ def test_reused_tree_offers_only_actions_legal_in_the_real_position(form):
     # Van Gogh: after tree reuse across draws from the bag, the root may hold
     # children for Minigoghs that were drawn only in other worlds.
     game = _vangogh()
-    bots = [MCTSBot(game, iterations=150, seed=s, form=form) for s in (1, 2)]
+    bots = [MCTSBot(game, iterations=150, seed=s, form=form, reuse_across_chance=True)
+            for s in (1, 2)]
 
     def choose(state, legal, rng):
         if len(legal) == 1:
