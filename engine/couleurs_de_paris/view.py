@@ -210,6 +210,12 @@ def state_from_view(cls, game, view):
                 if k not in ("card", "name", "value", "spaces", "filled", "finished"):
                     _bad(f"{pf}.{k}", "unknown field")
             c = _int(pv["card"], f"{pf}.card", 0, ncards - 1)
+            card = data.paintings[c]
+            shown = {"name": card.name, "value": card.value,
+                     "spaces": [SUPPLY_COLOURS[x] for x in card.spaces]}
+            for k, want in shown.items():
+                if k in pv and pv[k] != want:
+                    _bad(f"{pf}.{k}", f"painting {c} has {k} {want!r} in the data")
             if s.owner[c] >= 0:
                 _bad(f"{pf}.card", f"painting {c} is held twice")
             s.owner[c] = p
