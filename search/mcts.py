@@ -220,6 +220,14 @@ class Search:
         for t in self._trees:
             t.cancel()
 
+    def _resume(self) -> None:
+        """Let a cancelled search run again (MCTSBot, reusing its tree for the
+        next move). The trees hold their own stop flags, which `advance` keeps
+        when it keeps a subtree: both levels are cleared."""
+        self._cancelled = False
+        for t in self._trees:
+            t.uncancel()
+
     def advance(self, actions) -> bool:
         """Tell the search the actions and chance outcomes played since its
         root; keeps the subtrees that are still valid (tree reuse)."""
@@ -465,6 +473,7 @@ class MCTSBot(Bot):
         self.early_stop = early_stop
         self._search: Search | None = None
         self._history: list[int] | None = None
+        self._origin = None         # the loaded position the history starts from, if any
         self._searches = 0
         self._cancel_requested = False
 
@@ -482,14 +491,18 @@ class MCTSBot(Bot):
 
     def _reused_or_new(self, state) -> Search:
         history = state.history()
+        # A history is a path from the state's origin: the initial state, or
+        # the position it was loaded from (two loaded positions both have [] ).
+        origin = state.loaded_from()
         if (self.reuse and self._search is not None and self._history is not None
+                and origin == self._origin
                 and self.options["form"] != "pimc"
                 and history[:len(self._history)] == self._history
                 and (self.reuse_across_chance or self.options["form"] != "is"
                      or not self._crosses_chance(history[len(self._history):]))):
             try:
                 self._search.advance(history[len(self._history):])
-                self._search._cancelled = False
+                self._search._resume()
                 self._history = history
                 return self._search
             except ValueError:
@@ -498,6 +511,7 @@ class MCTSBot(Bot):
         self._search = Search(self.game, state, seed=_mix(self.seed, self._searches),
                               **self.options)
         self._history = history
+        self._origin = origin
         return self._search
 
     def _crosses_chance(self, actions) -> bool:
@@ -511,6 +525,12 @@ class MCTSBot(Bot):
         return False
 
     def analyze(self, state, top_k: int | None = None) -> Analysis:
+        try:
+            return self._analyze(state, top_k)
+        finally:
+            self._cancel_requested = False  # a cancel before or during this call ends with it
+
+    def _analyze(self, state, top_k: int | None) -> Analysis:
         search = self._search_for(state)
         if not (self.early_stop and self.iterations is not None and self.time_limit is None
                 and self.options["form"] != "pimc"):
@@ -523,7 +543,8 @@ class MCTSBot(Bot):
         done = 0
         while done < self.iterations:
             step = min(chunk, self.iterations - done)
-            search.run(step)
+            if search.run(step) < step:
+                break                       # cancelled
             done += step
             first, second = search.root_visit_leaders()
             if first - second > self.iterations - done:
@@ -543,14 +564,18 @@ class MCTSBot(Bot):
         run. Does nothing for PIMC, whose worlds are drawn afresh each move."""
         if self.options["form"] == "pimc" or not self.reuse or state.current_player() < 0:
             return 0
-        return self._search_for(state).run(time_limit=seconds)
+        try:
+            return self._search_for(state).run(time_limit=seconds)
+        finally:
+            self._cancel_requested = False  # a cancel before or during this call ends with it
 
     def cancel(self) -> None:
         """From another thread: stop the running `step` or `ponder` within
         about one iteration, or, if none has started its search yet, the
         next one (so a cancel racing a call's start is not lost; the move
-        then comes from whatever the tree holds). Meant for a bot about to
-        be dropped; `restart()` clears a cancel no call has consumed."""
+        then comes from whatever the tree holds). A cancel ends with the
+        call it stopped: the next call searches with its full budget,
+        reusing the tree. `restart()` clears a cancel no call has consumed."""
         self._cancel_requested = True
         search = self._search
         if search is not None:

@@ -16,6 +16,7 @@ COMMANDS = [
     "easel.server.commands.replay",
     "easel.server.commands.play",
     "easel.server.commands.matches",
+    "easel.server.commands.tournament",
 ]
 
 

@@ -266,7 +266,7 @@ class MatchManager:
 
     def _check_bot(self, text: str, game, field: str) -> str:
         """The canonical spec, once sure this server may run it for this game."""
-        from easel.search.specs import BotSpecError, make_bot, parse_spec
+        from easel.search.specs import BOT_KINDS, BotSpecError, make_bot, parse_spec
         if not text.strip():
             raise InvalidArgument(field, "a bot spec is required, e.g. 'mcts(time=1)' or "
                                          "'heuristic'")
@@ -274,6 +274,9 @@ class MatchManager:
             spec = parse_spec(text)
         except BotSpecError as e:
             raise InvalidArgument(field, str(e)) from None
+        if not BOT_KINDS[spec.name].served:
+            raise InvalidArgument(field, f"the server does not play {spec.name!r} bots (they "
+                                         "connect elsewhere or fail on purpose)")
         lim = self.engine_limits
         args = spec.args
         if spec.name == "mcts":

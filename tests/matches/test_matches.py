@@ -176,6 +176,10 @@ def test_create_refuses_bad_requests(served):
          "over this server's limit"),
         (dict(game="connect_four", seats=[client(), bot("mcts(threads=16)")]), "CPU share"),
         (dict(game="connect_four", seats=[client(), pb.SeatConfig()]), "seats[1]: set 'bot'"),
+        (dict(game="connect_four", seats=[client(), bot("remote(target=127.0.0.1:1,spec=mcts)")]),
+         "seats[1].bot: the server does not play 'remote' bots"),
+        (dict(game="connect_four", seats=[client(), bot("faulty(mode=exit)")]),
+         "seats[1].bot: the server does not play 'faulty' bots"),
         (dict(game="pig", seats=[bot("greedy(budget=10000000)"), client()]),
          "seats[0].bot: greedy budget=10000000 is over"),
         (dict(game="connect_four", seats=[client(), pb.SeatConfig(

@@ -62,8 +62,10 @@ def test_same_seed_same_result(name, form):
     assert results[0] == results[1]
     other = Search(game, state, seed=99, form=form)
     other.run(2000)
-    assert [(c.action, c.visits) for c in other.analysis().candidates] != [
-        (a, v) for a, v, _ in results[0]] or name == "pig"
+    # the seed drives both the tree's choices and (pig) the dice: another
+    # seed grows another tree, for every game and form
+    assert [(c.action, c.visits, round(c.value, 12))
+            for c in other.analysis().candidates] != results[0]
 
 
 def test_time_budget_respected():
@@ -114,6 +116,54 @@ def test_cancel_stops_a_running_search():
     assert not t.is_alive()
     assert done["n"] > 0
     assert s.run(iterations=100) == 0       # a cancelled search stays stopped
+
+
+@pytest.mark.parametrize("how", ["bot", "search"])
+@pytest.mark.parametrize("replies", [[], [3]])
+def test_bot_searches_again_after_a_cancelled_move(how, replies):
+    # A move's search is cancelled (by the bot, or by whoever holds its
+    # Search); the next move reuses the tree and must still run its budget,
+    # whether the tree was advanced (a reply was played) or not.
+    game = engine.load_game("connect_four")
+    bot = MCTSBot(game, iterations=10**9, seed=3, early_stop=False)
+    state = game.new_initial_state()
+    out = {}
+    worker = threading.Thread(target=lambda: out.setdefault("a", bot.analyze(state)),
+                              daemon=True)
+    worker.start()
+    try:
+        time.sleep(0.3)
+        (bot.cancel if how == "bot" else bot._search.cancel)()
+    finally:
+        while worker.is_alive() and bot._search is None:
+            time.sleep(0.01)
+        bot._search.cancel()         # never leave the worker running
+        worker.join(timeout=10.0)
+    assert not worker.is_alive() and out["a"].iterations > 0
+    if replies:
+        state.apply_action(out["a"].best.action)
+        for a in replies:
+            state.apply_action(a)
+    before = bot._search.iterations
+    bot.iterations = 700
+    analysis = bot.analyze(state)
+    assert bot._searches == 1                            # the tree was reused
+    assert analysis.iterations - before == 700
+    assert bot.step(state) in state.legal_actions()
+    assert bot._search.iterations - before == 1400
+
+
+def test_bot_cancel_before_a_call_stops_that_call_only():
+    # A cancel racing a call's start is not lost: the call it reaches stops
+    # at once; the call after it searches with its whole budget.
+    game = engine.load_game("connect_four")
+    bot = MCTSBot(game, iterations=600, seed=3, early_stop=False)
+    state = game.new_initial_state()
+    assert bot.analyze(state).iterations == 600
+    bot.cancel()
+    assert bot.analyze(state).iterations == 600      # stopped: no new iterations
+    assert bot.analyze(state).iterations == 1200
+    assert bot._searches == 1
 
 
 def test_tree_reuse_keeps_the_subtree():
@@ -210,6 +260,44 @@ def test_pig_holds_when_holding_wins():
         state.apply_action(outcome)
     assert state.legal_actions() == [1]
     assert MCTSBot(game, iterations=200, seed=1).step(state) == 1
+
+
+def test_is_children_are_keyed_by_action_and_mover():
+    """In the IS form chance is not in the tree, so after Pig's 'roll' either
+    player may be to move: each gets children of its own (before, the first
+    mover's child took every player's statistics)."""
+    from easel.search._mcts import Tree
+    game = engine.load_game("pig")
+    tree = Tree(game.new_initial_state(), form="is", seed=3)
+    tree.run(5000)
+    nodes, _ = tree.export()
+    shared = 0
+    for i in range(len(nodes)):
+        seen = {}
+        c = int(nodes[i]["first_child"])
+        while c >= 0:
+            key = (int(nodes[c]["action"]), int(nodes[c]["mover"]))
+            assert key not in seen, f"node {i}: two children for {key}"
+            seen[key] = c
+            c = int(nodes[c]["next_sibling"])
+        actions = [a for a, _ in seen]
+        shared += len(actions) != len(set(actions))
+    assert shared > 0          # some nodes hold the same action for both players
+
+
+def test_max_nodes_holds_in_a_reused_arena():
+    # A search that ends leaves its arena to the next; a larger arena must
+    # not let a tree grow past its own max_nodes.
+    from easel.search._mcts import Tree
+    game = engine.load_game("connect_four")
+    state = game.new_initial_state()
+    big = Tree(state, seed=1)
+    big.run(30000)
+    del big
+    small = Tree(state, seed=1, max_nodes=500)
+    small.run(3000)
+    assert small.n_nodes == 500
+    assert small.iterations == 3000
 
 
 def test_bytes_per_node_is_reported():
