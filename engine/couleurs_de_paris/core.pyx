@@ -512,6 +512,7 @@ cdef void cdp_apply(const GameC* g, void* s, int action) noexcept nogil:
         st.pay_left -= 1
         st.pay_min = c
         if st.pay_left == 0:
+            st.pay_min = 0
             t = st.tool_sel
             st.tool[p][t] += 1
             if st.tool[p][t] == CDP_BONUS_LEVEL:                              # §12

@@ -292,6 +292,7 @@ class CouleursState(ReferenceState):
             self.pay_left -= 1
             self.pay_min = c
             if self.pay_left == 0:
+                self.pay_min = 0            # paid: the bonus step has no payment pending
                 t = self.tool_sel
                 self.tool[p][t] += 1
                 if self.tool[p][t] == BONUS_LEVEL:                     # §12

@@ -273,6 +273,7 @@ def _to_bonus(impl, level=5, bonus=None):
 def test_s12_bonus_assistant_used_from_next_round(impl):
     s = _to_bonus(impl)
     assert texts(s) == ["bonus: hire an assistant", "bonus: 6 points"]
+    assert from_json(s.get_game(), s.to_json()).to_json() == s.to_json()   # loads mid-bonus
     do(s, "bonus: hire an assistant")
     b = board(s, 0)
     assert b["assistants"] == 4 and b["bonus"]["brush"] == "assistant"
