@@ -82,6 +82,8 @@ def seed_for(*parts) -> int:
 EXTRA_VARIANTS = {
     "pig": ["pig(piglet=true)", "pig(players=3,piglet=true,winscore=20)",
             "pig(diceoutcomes=3,winscore=20)", "pig(horizon=15)"],
+    "couleurs_de_paris": ["couleurs_de_paris(players=3,first=2)",
+                          "couleurs_de_paris(players=4,first=3)"],
     "vangogh": ["vangogh(players=3,start=2,roll=1-2-3-4)",
                 "vangogh(players=5,purpleactive=false)",
                 "vangogh(players=4,colors=purple-green-pink-blue)"],
