@@ -16,9 +16,13 @@ bad field).
 TLS and a bearer token: `EngineClient(target, tls=True, ca="ca.pem",
 token="secret")`. The channel uses the project's retry policy
 (server/retry.py), so a full search queue is retried after the server's
-pushback delay.
+pushback delay. `open_channel` makes the same channel for other stubs (the
+Matches service of `easel play`): the token rides on every call it carries,
+streams included.
 """
 from __future__ import annotations
+
+import collections
 
 import grpc
 
@@ -60,6 +64,57 @@ def settings(iterations: int | None = None, seconds: float | None = None,
     return s
 
 
+class _CallDetails(collections.namedtuple(
+        "_CallDetails", "method timeout metadata credentials wait_for_ready compression"),
+        grpc.ClientCallDetails):
+    pass
+
+
+class _BearerToken(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor,
+                   grpc.StreamUnaryClientInterceptor, grpc.StreamStreamClientInterceptor):
+    """Adds "authorization: Bearer <token>" to every call's metadata: a
+    channel property, so no stub or call site can forget it."""
+
+    def __init__(self, token: str):
+        self.pair = ("authorization", f"Bearer {token}")
+
+    def _with_token(self, details):
+        metadata = [m for m in (details.metadata or ()) if m[0] != "authorization"]
+        return _CallDetails(details.method, details.timeout, metadata + [self.pair],
+                            details.credentials, getattr(details, "wait_for_ready", None),
+                            getattr(details, "compression", None))
+
+    def intercept_unary_unary(self, continuation, details, request):
+        return continuation(self._with_token(details), request)
+
+    def intercept_unary_stream(self, continuation, details, request):
+        return continuation(self._with_token(details), request)
+
+    def intercept_stream_unary(self, continuation, details, requests):
+        return continuation(self._with_token(details), requests)
+
+    def intercept_stream_stream(self, continuation, details, requests):
+        return continuation(self._with_token(details), requests)
+
+
+def open_channel(target: str, tls: bool = False, ca: str | None = None, cert: str | None = None,
+                 key: str | None = None, token: str | None = None, options=()) -> grpc.Channel:
+    """A channel to `target`: TLS if `tls` or a CA or a client certificate is
+    given (`ca` checks the server, default the system's roots; `cert`/`key`
+    present a client certificate), plaintext otherwise; with `token`, every
+    call sends it as a bearer token. Unreadable PEM files raise ValueError
+    naming the file."""
+    if tls or ca or cert:
+        from .auth import channel_credentials
+        channel = grpc.secure_channel(target, channel_credentials(ca, cert, key),
+                                      options=list(options))
+    else:
+        channel = grpc.insecure_channel(target, options=list(options))
+    if token:
+        channel = grpc.intercept_channel(channel, _BearerToken(token))
+    return channel
+
+
 class EngineClient:
     def __init__(self, target: str, timeout: float | None = 60.0,
                  max_message_bytes: int = 4 * 1024 * 1024, tls: bool = False,
@@ -71,13 +126,8 @@ class EngineClient:
                    ("grpc.max_send_message_length", max_message_bytes)]
         if retry:
             options += [("grpc.service_config", SERVICE_CONFIG_JSON), ("grpc.enable_retries", 1)]
-        if tls or ca or cert:
-            from .auth import channel_credentials
-            self.channel = grpc.secure_channel(target, channel_credentials(ca, cert, key),
-                                               options=options)
-        else:
-            self.channel = grpc.insecure_channel(target, options=options)
-        self.metadata = (("authorization", f"Bearer {token}"),) if token else None
+        self.channel = open_channel(target, tls=tls, ca=ca, cert=cert, key=key, token=token,
+                                    options=options)
         self.stub = pb_grpc.EngineStub(self.channel)
 
     def close(self):
@@ -97,20 +147,20 @@ class EngineClient:
 
     def list_games(self, timeout=None) -> list[pb.GameInfo]:
         return list(self.stub.ListGames(pb.ListGamesRequest(),
-                                        timeout=self._timeout(timeout), metadata=self.metadata).games)
+                                        timeout=self._timeout(timeout)).games)
 
     def new_game(self, game: str, timeout=None) -> pb.PositionInfo:
         return self.stub.NewGame(pb.NewGameRequest(game=game),
-                                 timeout=self._timeout(timeout), metadata=self.metadata).position
+                                 timeout=self._timeout(timeout)).position
 
     def legal_actions(self, game: str, steps=(), timeout=None) -> pb.LegalActionsResponse:
         return self.stub.LegalActions(pb.LegalActionsRequest(position=position(game, steps)),
-                                      timeout=self._timeout(timeout), metadata=self.metadata)
+                                      timeout=self._timeout(timeout))
 
     def apply_action(self, game: str, steps, action, timeout=None) -> pb.ApplyActionResponse:
         return self.stub.ApplyAction(
             pb.ApplyActionRequest(position=position(game, steps), action=step(action)),
-            timeout=self._timeout(timeout), metadata=self.metadata)
+            timeout=self._timeout(timeout))
 
     def suggest(self, game: str, steps=(), timeout=None, position_msg: pb.Position | None = None,
                 **search) -> pb.Analysis:
@@ -120,7 +170,7 @@ class EngineClient:
         pos = position_msg if position_msg is not None else position(game, steps)
         return self.stub.Suggest(
             pb.SuggestRequest(position=pos, settings=settings(**search)),
-            timeout=self._timeout(timeout), metadata=self.metadata).analysis
+            timeout=self._timeout(timeout)).analysis
 
     def analyze(self, game: str, steps=(), report_interval_ms: int = 0, timeout=None,
                 **search):
@@ -128,4 +178,4 @@ class EngineClient:
         return self.stub.Analyze(
             pb.AnalyzeRequest(position=position(game, steps), settings=settings(**search),
                               report_interval_ms=report_interval_ms),
-            timeout=self._timeout(timeout), metadata=self.metadata)
+            timeout=self._timeout(timeout))

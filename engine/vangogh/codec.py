@@ -3,6 +3,7 @@ came out of the bag, and a readable table. Reads only the JSON view, so the
 core and the reference speak alike."""
 from __future__ import annotations
 
+import json
 import re
 
 from .rules import (ACTIVE_CAP, BLUE, BLUE_DISCARD, BLUE_ORIENT, BRUSH, CHARS, COLOURS, DONE,
@@ -17,14 +18,26 @@ def _actor_char(view):
     return ch or "?"
 
 
+def _card(view, cid: int) -> str:
+    """A card by its name in the deck file (quoted as JSON text, so any name
+    reads unambiguously) and its id there (#id, as in the table notation),
+    which keeps the text unique when two cards share a name."""
+    names = view.get("card_names") or ()
+    if 0 <= cid < len(names) and names[cid]:
+        return f"{json.dumps(names[cid], ensure_ascii=False)} (#{cid})"
+    if names and cid >= len(names):
+        return f"card #{cid} (not in the deck file)"
+    return f"card #{cid}"
+
+
 def _chance_to_string(view: dict, action: int) -> str:
-    """Chance outcomes. A card is named by its id in the deck file (#id, as in
-    the table notation); "painting N" always means the table's slot N."""
+    """Chance outcomes. A card is named by its name and its id in the deck
+    file; "painting N" always means the table's slot N."""
     ph = view["phase"]
     pend = view["pending"]
     if ph in ("setup_cards", "card"):
         slot = pend["setup_k"] if ph == "setup_cards" else pend["card_slot"]
-        return f"deck: card #{action} onto painting {slot + 1}"
+        return f"deck: {_card(view, action)} onto painting {slot + 1}"
     if ph == "roll":
         queue = pend["roll_queue"]
         colour = next((c for c in COLOURS if queue[c] > 0), None)
@@ -111,10 +124,33 @@ def action_to_string(view: dict, action: int) -> str:
     return f"action {action}"
 
 
+def _card_outcome(view: dict, t: str):
+    """A card drawn, written loosely (at a card draw only): its id ('#4',
+    'card #4', the older 'deck: card #4 onto painting 2') or its name alone
+    when no other card in the deck file has it ('starry night')."""
+    if view["current_player"] != -1 or view["phase"] not in ("setup_cards", "card"):
+        return None
+    m = re.fullmatch(r"(?:deck:\s*)?(?:card\s*)?#(\d+)(?:\s+onto\s+painting\s+(\d+))?", t)
+    if m:
+        slot = view["pending"]["setup_k" if view["phase"] == "setup_cards" else "card_slot"]
+        if m.group(2) is not None and int(m.group(2)) != slot + 1:
+            return None             # names another slot than the one being filled
+        return int(m.group(1))
+    names = [str(x).lower() for x in view.get("card_names") or ()]
+    name = t[len("deck:"):].strip() if t.startswith("deck:") else t
+    name = name.strip('"')
+    if name and names.count(name) == 1:
+        return names.index(name)
+    return None
+
+
 def string_to_action(view: dict, text: str):
-    """Looser forms: 'paint blue-upright 2 4' / 'paint blue upright on painting 2 space 4'
-    and a character name alone."""
+    """Looser forms: 'paint blue-upright 2 4' / 'paint blue upright on painting 2 space 4',
+    a character name alone, and a card drawn by '#id' or by its name."""
     t = text.strip().lower()
+    card = _card_outcome(view, t)
+    if card is not None:
+        return card
     for c, name in enumerate(CHARS):
         if t == name.lower():
             return c

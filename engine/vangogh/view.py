@@ -61,6 +61,7 @@ def state_view(s) -> dict:
                        for c in range(N_CHARS)],
         "paintings": paintings,
         "deck": [i for i in range(len(s.deck)) if s.deck[i]],
+        "card_names": [card.name for card in deck],
         "palettes": [{"color": COLOURS[r.colours[p]], "active": _pieces(s.active[p]),
                       "inactive": [_opt_piece(x) for x in s.inactive[p]]} for p in range(r.n)],
         "pending": {
@@ -84,6 +85,10 @@ _TOP = ("players", "colors", "phase", "current_player", "round", "turn", "first_
         "round_starter", "turn_player", "token_holder", "ability_player", "ability_spent",
         "brush_used", "finished", "scores", "bag", "whites", "table", "characters",
         "paintings", "deck", "palettes", "pending")
+# Shown, not state: the deck file's card names by id (so that texts made
+# from the view alone can name a card); optional on loading, and checked
+# against the game's deck when given.
+_DERIVED = ("card_names",)
 _PENDING = ("act_player", "act_char", "act_primary", "sec_k", "steps_left", "postman_used",
             "hand", "draws_left", "roll_queue", "blue_colour", "resume", "card_slot",
             "card_resume", "eor_char", "setup_k")
@@ -148,7 +153,7 @@ def state_from_view(cls, game, view):
     n = r.n
     _obj(view, "", _TOP)
     for k in view:
-        if k not in _TOP:
+        if k not in _TOP and k not in _DERIVED:
             _bad(k, "unknown field")
     if view["players"] != n:
         _bad("players", f"the state is for {view['players']!r} players, the game for {n}")
@@ -189,6 +194,9 @@ def state_from_view(cls, game, view):
             _bad(f"{f}.waiting", "must be a list of at most 2 Minigoghs")
         s.char_wait[c] = [_piece(x, f"{f}.waiting[{i}]") for i, x in enumerate(w)] + \
                          [-1] * (2 - len(w))
+    if "card_names" in view and view["card_names"] != [c.name for c in r.deck.cards]:
+        _bad("card_names", "differ from the names of the game's deck file (a position of "
+                           "another deck?)")
     deck_ids = view["deck"]
     ncards = len(r.deck.cards)
     if not isinstance(deck_ids, list):

@@ -3,7 +3,8 @@
 Without --server it starts a server of its own in this process (on a free
 loopback port, with a temporary match database unless --db is given) and
 plays against it exactly as against a remote one: the same Matches calls,
-the same event stream.
+the same event stream. A --server with TLS or a bearer token is reached with
+the client options `easel suggest` has (server/commands/connection.py).
 
 At your turn, type a move by its text. `?` lists the legal moves (Tab
 completes them where the terminal allows), `hint` asks the server for one
@@ -18,6 +19,8 @@ import os
 import sys
 import tempfile
 
+from easel.server.commands import connection
+
 
 def add_parser(sub):
     p = sub.add_parser("play", help="play a game against bots in the terminal",
@@ -31,6 +34,7 @@ def add_parser(sub):
                         "each other seat its own, in seat order")
     p.add_argument("--server", metavar="ADDR",
                    help="host:port of an `easel serve`; default: start one in this process")
+    connection.add_arguments(p)      # TLS, client certificate, bearer token of --server
     p.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
     p.add_argument("--table", action="store_true",
                    help="table mode: you type each chance outcome (dice, draws) yourself")
@@ -51,6 +55,8 @@ def run(args) -> int:
     import grpc
 
     from easel.engine.errors import EaselError
+    from easel.server.client import open_channel
+    options = connection.channel_options(args)     # before a local server starts
     local = None
     tmp = None
     address = args.server
@@ -68,11 +74,12 @@ def run(args) -> int:
             raise EaselError(f"cannot start a local server: {e}") from None
         local = build_server(port=0, matches=manager).start()
         address = f"127.0.0.1:{local.port}"
-    channel = grpc.insecure_channel(address)
+    channel = open_channel(address, **options)
     try:
         return Session(channel, args).play()
     except grpc.RpcError as e:
-        print(f"easel play: {e.code().name}: {e.details()}", file=sys.stderr)
+        print(f"easel play: {e.code().name}: {e.details()}{connection.hint(e, args)}",
+              file=sys.stderr)
         return 2
     finally:
         channel.close()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import sys
 
 from easel.engine.errors import StateFormatError
+from easel.server.commands import connection
 
 
 def add_parser(sub):
@@ -39,13 +40,7 @@ def add_parser(sub):
     p.add_argument("--bot", default="", help="bot spec (default mcts)")
     p.add_argument("--server", metavar="HOST:PORT", default=None,
                    help="ask this server (default: start one in-process)")
-    p.add_argument("--tls", action="store_true", help="connect to --server over TLS")
-    p.add_argument("--tls-ca", metavar="PEM", default=None,
-                   help="CA that signed the server's certificate (implies --tls)")
-    p.add_argument("--tls-cert", metavar="PEM", default=None, help="client certificate (mutual TLS)")
-    p.add_argument("--tls-key", metavar="PEM", default=None, help="client certificate's key")
-    p.add_argument("--auth-token-file", metavar="FILE", default=None,
-                   help="send the bearer token in this file")
+    connection.add_arguments(p)
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
     p.set_defaults(func=run)
 
@@ -76,6 +71,7 @@ def run(args) -> int:
     if args.position is not None and args.record:
         print("easel suggest: error: give --record or --position, not both", file=sys.stderr)
         return 2
+    options = connection.channel_options(args)     # before anything is read or started
     steps = []
     if args.record:
         text = sys.stdin.read() if args.record == "-" else open(args.record).read()
@@ -85,26 +81,23 @@ def run(args) -> int:
         position_msg = pb.Position(notation=pb.TableNotation(game=args.game, text=args.position))
     local = None
     target = args.server
-    token = None
-    if args.auth_token_file:
-        from easel.server.auth import read_token
-        token = read_token(args.auth_token_file)
     if target is None:
         from easel.server.datafiles import DataFiles
         from easel.server.service import build_server
-        token = secrets.token_urlsafe(24)
-        local = build_server(port=0, files=DataFiles(allow_paths=True), auth_token=token).start()
+        options["token"] = secrets.token_urlsafe(24)
+        local = build_server(port=0, files=DataFiles(allow_paths=True),
+                             auth_token=options["token"]).start()
         target = f"127.0.0.1:{local.port}"
     try:
-        with EngineClient(target, timeout=None, tls=args.tls, ca=args.tls_ca, cert=args.tls_cert,
-                          key=args.tls_key, token=token) as client:
+        with EngineClient(target, timeout=None, **options) as client:
             try:
                 a = client.suggest(args.game, steps, position_msg=position_msg,
                                    iterations=args.iterations,
                                    seconds=args.time, seed=args.seed, threads=args.threads,
                                    num_candidates=args.top, bot=args.bot)
             except grpc.RpcError as e:
-                print(f"easel suggest: {e.code().name}: {e.details()}", file=sys.stderr)
+                print(f"easel suggest: {e.code().name}: {e.details()}"
+                      f"{connection.hint(e, args)}", file=sys.stderr)
                 return 2
     finally:
         if local is not None:

@@ -1,9 +1,12 @@
 """`easel play`: a person at the terminal, against a local server it starts
-itself or against a running one; hints, illegal input, table mode."""
+itself or against a running one (also one that wants a bearer token, TLS
+and a client certificate); hints, illegal input, table mode."""
 from __future__ import annotations
 
 import io
 import itertools
+
+import pytest
 
 from easel.server.cli import main
 
@@ -89,3 +92,105 @@ def test_export_finished_matches_for_replay(served, tmp_path, capsys):
 def test_serve_refuses_a_database_in_use(served, capsys):
     assert main(["serve", "--port", "0", "--db", served.db]) == 2
     assert "in use by another server" in capsys.readouterr().err
+
+
+# --- a hardened server: bearer token, TLS, client certificates --------------
+
+@pytest.fixture
+def hardened(tmp_path):
+    """hardened(**build_server options) -> address of a Matches server
+    started with them (a bearer token, TLS credentials); each is stopped
+    afterwards. Returns (address, store)."""
+    from easel.server.analysis import Limits
+    from easel.server.matches import MatchLimits, MatchManager, Store
+    from easel.server.service import build_server
+    running = []
+
+    def make(**kw):
+        manager = MatchManager(Store(str(tmp_path / f"m{len(running)}.sqlite3")),
+                               MatchLimits(bot_threads=1), Limits()).start()
+        srv = build_server(port=0, matches=manager, **kw).start()
+        running.append((srv, manager))
+        return f"127.0.0.1:{srv.port}", manager.store
+
+    yield make
+    for srv, manager in running:
+        srv.stop(grace=0)
+        manager.store.close()
+
+
+def token_file(tmp_path, token, name="token"):
+    path = tmp_path / name
+    path.write_text(token + "\n")
+    return str(path)
+
+
+CONNECT_FOUR_MOVES = [f"x{c}" for c in (0, 1, 2, 3, 4, 5, 6) * 7]
+
+
+def test_play_against_a_server_that_wants_a_bearer_token(hardened, tmp_path, monkeypatch,
+                                                         capsys):
+    address, store = hardened(auth_token="s3cret-token")
+    play = ["play", "connect_four", "--vs", "random", "--server", address]
+    feed(monkeypatch, CONNECT_FOUR_MOVES)
+    assert main(play) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("easel play: UNAUTHENTICATED: ") and \
+        "--auth-token-file FILE" in err[0], err
+    assert main(play + ["--auth-token-file", token_file(tmp_path, "wrong", "bad")]) == 2
+    assert "is not the server's" in capsys.readouterr().err
+    assert not store.list("open", 5, None) and not store.list("finished", 5, None)
+
+    feed(monkeypatch, CONNECT_FOUR_MOVES)
+    assert main(play + ["--auth-token-file", token_file(tmp_path, "s3cret-token")]) == 0
+    out = capsys.readouterr().out
+    assert "0. seat 0 (you): x" in out and "the match has ended" in out
+    assert store.list("finished", 5, None)
+
+
+def test_play_over_tls_with_a_client_certificate_and_a_token(hardened, tmp_path_factory,
+                                                             tmp_path, monkeypatch, capsys):
+    pytest.importorskip("cryptography.x509")
+    from pki import make_pki
+
+    from easel.server.auth import server_credentials
+    pki = make_pki(tmp_path_factory.mktemp("pki"))
+    address, store = hardened(
+        credentials=server_credentials(pki["cert"], pki["key"], client_ca=pki["ca"]),
+        auth_token="tls-token")
+    token = token_file(tmp_path, "tls-token")
+    play = ["play", "connect_four", "--vs", "random", "--server", address,
+            "--auth-token-file", token]
+    feed(monkeypatch, [])
+    assert main(play) == 2                              # plaintext to a TLS server
+    err = capsys.readouterr().err
+    assert "easel play: UNAVAILABLE" in err and "--tls" in err, err
+    assert main(play + ["--tls-ca", pki["ca"]]) == 2    # no client certificate
+    assert "easel play: UNAVAILABLE" in capsys.readouterr().err
+
+    feed(monkeypatch, CONNECT_FOUR_MOVES)
+    assert main(play + ["--tls-ca", pki["ca"], "--tls-cert", pki["client_cert"],
+                        "--tls-key", pki["client_key"]]) == 0
+    assert "the match has ended" in capsys.readouterr().out
+    assert store.list("finished", 5, None)
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--tls"], "--tls needs --server"),
+    (["--auth-token-file", "token"], "--auth-token-file needs --server"),
+    (["--server", "127.0.0.1:1", "--tls-cert", "c.pem"], "--tls-cert and --tls-key go together"),
+    (["--server", "127.0.0.1:1", "--tls-key", "k.pem"], "--tls-cert and --tls-key go together"),
+    (["--server", "127.0.0.1:1", "--auth-token-file", "/no/such/token"],
+     "--auth-token-file: cannot read the auth token file '/no/such/token'"),
+    (["--server", "127.0.0.1:1", "--tls-ca", "/no/such/ca.pem"],
+     "--tls-ca: cannot read the CA '/no/such/ca.pem'"),
+])
+def test_play_and_suggest_refuse_bad_client_options(extra, message, monkeypatch, capsys):
+    feed(monkeypatch, [])
+    for command in (["play", "connect_four", "--vs", "random"], ["suggest", "connect_four"]):
+        assert main(command + extra) == 2
+        out, err = capsys.readouterr()
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"easel {command[0]}: error: "), err
+        assert message in lines[0], err
+        assert out == ""                                    # nothing was started

@@ -258,7 +258,47 @@ def test_every_id_has_a_text_on_both_implementations():
 def test_chance_texts_name_the_card_and_the_slot(impl):
     s = engine.load_game("vangogh", impl).new_initial_state()
     a = s.chance_outcomes()[3][0]
-    assert s.action_to_string(a) == f"deck: card #{a} onto painting 1"
+    name = s.to_json()["card_names"][a]
+    assert name == f"Placeholder painting {a + 1}"      # the shipped deck file's name
+    text = s.action_to_string(a)
+    assert text == f'deck: "{name}" (#{a}) onto painting 1'
+    assert s.string_to_action(text) == a
+    # looser forms a person at the table may type
+    for typed in (f"#{a}", f"card #{a}", f"deck: card #{a} onto painting 1", name.upper()):
+        assert s.string_to_action(typed) == a, typed
+    with pytest.raises(IllegalActionError):           # the slot being filled is 1
+        s.string_to_action(f"deck: card #{a} onto painting 2")
+    last = s.get_game().max_chance_outcomes() - 1        # an id past the deck file
+    assert s.action_to_string(last) == f"deck: card #{last} (not in the deck file) onto painting 1"
+
+
+def test_chance_texts_name_cards_of_a_deck_file_unambiguously(impl, tmp_path):
+    # two cards share a name, one has quotes in it: the texts stay one per
+    # outcome and read back; the name alone is accepted only where it is unique
+    import json
+    cards = [{"id": i, "name": name, "frame": [5, 3, 1],
+              "spaces": [{"orientation": "upright"}, {"orientation": "lying down"},
+                         {"orientation": "sideway"}, {"orientation": "upside down"}]}
+             for i, name in enumerate(["Sunflowers", "Sunflowers", 'The "Yellow" House',
+                                       "Irises", "Wheatfield"])]
+    deck = tmp_path / "deck.json"
+    deck.write_text(json.dumps({"cards": cards}))
+    s = engine.load_game(f"vangogh(deck={deck})", impl).new_initial_state()
+    outcomes = [a for a, _ in s.chance_outcomes()]
+    texts = [s.action_to_string(a) for a in outcomes]
+    assert len(set(texts)) == len(texts) == 5
+    assert 'deck: "Sunflowers" (#0) onto painting 1' in texts
+    assert 'deck: "The \\"Yellow\\" House" (#2) onto painting 1' in texts
+    assert [s.string_to_action(t) for t in texts] == outcomes
+    assert s.string_to_action("irises") == 3
+    with pytest.raises(IllegalActionError):
+        s.string_to_action("Sunflowers")                # two cards: give the id
+    # the view carries the deck's names; a view of another deck is refused
+    v = s.to_json()
+    assert v["card_names"] == [c["name"] for c in cards]
+    v["card_names"][3] = "Starry Night"
+    with pytest.raises(StateFormatError, match="field 'card_names'"):
+        s.get_game().state_from_json(v)
 
 
 def test_ginoux_roll_names_the_colour(impl):
