@@ -1,0 +1,95 @@
+"""Starving Artists (2-4 players, and solo): work for paint cubes, buy
+canvases from the market, paint them cube by cube, sell the finished
+paintings at the end of the day for food, paint from the payday pile and
+stars. The reference (`reference.py`) is the executable spec; ENCODING.md
+fixes the action space, RULINGS.md the readings of the rulebook."""
+from easel.engine.game import ReferenceGame, build_core_game
+from easel.engine.registry import GameEntry, Option, register
+
+from . import codec
+
+
+def _facts(params):
+    from .rules import NUM_ACTIONS, make_rules, max_game_length
+    r = make_rules(params)
+    return dict(num_players=r.n, num_distinct_actions=NUM_ACTIONS,
+                max_chance_outcomes=max(8, r.n_cards),
+                max_game_length=max_game_length(r), min_utility=-1.0, max_utility=1.0)
+
+
+def _core(params):
+    from . import core
+    return build_core_game(ENTRY, params, codec, core)
+
+
+def _reference(params):
+    from .reference import StarvingArtistsState
+    return ReferenceGame(ENTRY, params, codec, _facts(params), StarvingArtistsState)
+
+
+def _range(lo, hi):
+    return lambda v: None if lo <= v <= hi else f"must be between {lo} and {hi}"
+
+
+def _check(params):
+    from easel.engine.errors import DataFileError, GameSpecError
+    from .rules import make_rules
+    try:
+        make_rules(params)
+    except GameSpecError as e:
+        return str(e).removeprefix("starving_artists: ")
+    except DataFileError as e:
+        return f"option 'deck': {e}"
+    return None
+
+
+def _deck_option():
+    """The deck option; declared as naming a data file where the registry
+    knows that (Option(..., data_file=True))."""
+    doc = ("the canvas deck: 38 (the rule's 38 canvases of the shipped file, RULINGS.md §3), "
+           "all (its 148 canvases), or the path of a canvas JSON file")
+    try:
+        return Option(str, "38", doc, data_file=True)
+    except TypeError:
+        return Option(str, "38", doc)
+
+
+ENTRY = GameEntry(
+    name="starving_artists", long_name="Starving Artists",
+    description="Starving Artists (2-4 players, or solo with players=1): work for paint "
+                "cubes, buy canvases from the market at 3/2/1, paint them, sell finished "
+                "paintings at the end of the day for food, paint and stars; starve and the "
+                "game ends a day later, become famous and it ends. Optional rules Colour "
+                "Study and Last Supper are options; player-to-player trades are not "
+                "supported (an open offer to the table needs a negotiation model no bot "
+                "has). Canvas values are transcribed from a public fan implementation and "
+                "approximate (see the deck option).",
+    min_players=1, max_players=4,
+    options={
+        "players": Option(int, 2, "number of players; 1 plays the solo variant", _range(1, 4)),
+        "start": Option(int, 0, "seat of the first player (the carrot)", _range(0, 3)),
+        "deck": _deck_option(),
+        "famestars": Option(int, 0, "stars that end the game (0: by player count, 20/18/15; "
+                                    "solo 20)", _range(0, 200)),
+        "famepaintings": Option(int, 0, "paintings that end the game (0: by player count, "
+                                        "10/9/7; solo 10)", _range(0, 150)),
+        "colourstudy": Option(bool, False, "optional rule Colour Study: the free action may "
+                                           "turn 4 cubes of one colour into 1 from the bag"),
+        "lastsupper": Option(bool, False, "optional rule Last Supper: at nutrition 1, "
+                                          "discard a sold painting to eat its stars"),
+        "setaside": Option(int, 15, "solo: canvases set aside unseen", _range(0, 150)),
+    },
+    core=_core, reference=_reference,
+    placeholder_data=("canvas values (data/canvases.json: transcribed from a fan "
+                      "implementation; some differ from card scans)",
+                      "the 38-canvas deck (chosen from the 148 by a documented rule, not "
+                      "the printed deck list)"),
+    check=_check,
+    extra={"search_defaults": {"form": "is", "margin_weight": 0.0, "rollout_depth": -1,
+                               "rollout": "uniform"}})
+register(ENTRY)
+
+
+def from_json(game, view):
+    """A state of `game` built from its JSON view (see view.py)."""
+    return game.state_from_json(view)
