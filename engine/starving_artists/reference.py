@@ -5,12 +5,12 @@ Cython core can mirror it field for field (ENCODING.md lists the phases,
 fields, action ids and chance outcomes; RULINGS.md the readings of the
 rulebook, cited below as §N).
 
-A day (§6-§24): the payday pile gets four cubes from the bag, nutrition
+A day (§6-§25): the payday pile gets four cubes from the bag, nutrition
 falls (from the second day; a player who drops below 1 starves), two rounds
 of one action per player in turn order (work, paint or buy; plus once a day
 a free action: trade with the payday pile or reset the market), then selling
 in announced order: feed, return the paint, collection turns in value order,
-score. The solo game (§30-§38) keeps the actions, sells at any time and
+score. The solo game (§32-§36) keeps the actions, sells at any time and
 advances the market at the end of each day. Every cube drawn from the bag and
 every canvas turned up is a chance node.
 """
@@ -47,7 +47,7 @@ class StarvingArtistsState(ReferenceState):
         self.main_done = 0              # the turn's action is taken
         self.actions_left = 0           # solo: actions left today
         self.dawn_k = 0                 # dawn step (see _dawn)
-        self.starved_today = 0          # someone starved at this day's dawn (§25)
+        self.starved_today = 0          # someone starved at this day's dawn (§26)
         self.result = 0                 # solo: 1 won, -1 lost, 0 playing
         self.bag = list(BOX)
         self.pile = [0] * N_CUBES       # the payday pile
@@ -77,7 +77,7 @@ class StarvingArtistsState(ReferenceState):
         self.got = []                   # cubes collected per selling entry
         self.coll_i = 0                 # position in order of the collection turn
         self.turn_taken = 0             # cubes taken this collection turn
-        self.turn_wild = 0              # a wild was taken this collection turn (§21)
+        self.turn_wild = 0              # a wild was taken this collection turn (§23)
         self.feed_k = 0                 # feeding: offset of the next seller
         self.fed = 0                    # feeding: the seller at feed_k has eaten
         self.adv_card = -1              # solo advance: the canvas leaving the market
@@ -96,7 +96,7 @@ class StarvingArtistsState(ReferenceState):
 
     def _drawable(self):
         """Face-down canvases that can still be turned up at random (solo:
-        the set-aside ones never are, §31)."""
+        the set-aside ones never are, §32)."""
         return self._unseen() - self.r.set_aside
 
     def _complete(self, i):
@@ -430,7 +430,7 @@ class StarvingArtistsState(ReferenceState):
 
     def _nutrition_step(self, p):
         """Lower p's nutrition (not on the first day). Returns True when p
-        must first decide on a Last Supper (§29)."""
+        must first decide on a Last Supper (§30)."""
         if self.day == 1:
             return False
         if self.r.last_supper and self.nutrition[p] == 1 and self._sold_cards(p):
@@ -447,7 +447,7 @@ class StarvingArtistsState(ReferenceState):
             self._starve(p)
 
     def _last_supper(self, p, i):
-        """§29: discard a sold painting, eat its stars (to full at most)."""
+        """§30: discard a sold painting, eat its stars (to full at most)."""
         card = self._card(i)
         self.loc[i] = REMOVED
         self.stars[p] -= card.stars
@@ -455,7 +455,7 @@ class StarvingArtistsState(ReferenceState):
         self.nutrition[p] = min(FULL, self.nutrition[p] + card.stars)
 
     def _starve(self, p):
-        """§7, §25: p is out; their paint (studio and unsold canvases) goes
+        """§7, §26: p is out; their paint (studio and unsold canvases) goes
         back to the bag, the canvases leave the game; sold paintings stay."""
         self.nutrition[p] = 0
         self.alive[p] = 0
@@ -604,7 +604,7 @@ class StarvingArtistsState(ReferenceState):
             self._start_collection_turn()
 
     def _finish_sale(self):
-        """§23: the sold canvases become scored paintings."""
+        """§24: the sold canvases become scored paintings."""
         for i in self.selling:
             p = self.loc[i] - STUDIO0
             self.loc[i] = SOLD0 + p
@@ -629,7 +629,7 @@ class StarvingArtistsState(ReferenceState):
 
     # ------------------------------------------------------------------ dusk
     def _dusk(self):
-        """End of day. Multi (§24-§27): the game ends after a starvation day
+        """End of day. Multi (§25-§27): the game ends after a starvation day
         or when someone is famous; otherwise the carrot passes. Solo (§35):
         step 0 advances the market (a decision at a split square), step 1
         refills it; an empty market then loses."""
