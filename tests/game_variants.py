@@ -82,6 +82,10 @@ def seed_for(*parts) -> int:
 EXTRA_VARIANTS = {
     "pig": ["pig(piglet=true)", "pig(players=3,piglet=true,winscore=20)",
             "pig(diceoutcomes=3,winscore=20)", "pig(horizon=15)"],
+    "starving_artists": ["starving_artists(players=2,colourstudy=true,lastsupper=true)",
+                         "starving_artists(players=1,colourstudy=true,lastsupper=true)",
+                         "starving_artists(players=4,deck=all,start=3)",
+                         "starving_artists(players=3,famestars=10,famepaintings=5)"],
     "vangogh": ["vangogh(players=3,start=2,roll=1-2-3-4)",
                 "vangogh(players=5,purpleactive=false)",
                 "vangogh(players=4,colors=purple-green-pink-blue)"],
