@@ -442,11 +442,18 @@ def _vangogh_character_value(v, c, R) -> float:
     return value
 
 
+def _starving_artists_policy(state, rng) -> int:
+    """The game's own rule-of-thumb player (engine/starving_artists/policies.py)."""
+    from easel.engine.starving_artists.policies import heuristic
+    return heuristic(state, rng)
+
+
 # game name -> policy(state, rng) -> action
 HEURISTICS: dict[str, Callable] = {
     "pig": _pig_policy,
     "connect_four": _connect_four_policy,
     "vangogh": _vangogh_policy,
+    "starving_artists": _starving_artists_policy,
 }
 
 

@@ -12,6 +12,7 @@ from libc.string cimport memmove, memset
 
 from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine._core cimport CoreGame, CoreState
+from easel.engine.starving_artists.policy cimport sa_rollout_action
 
 
 cdef inline const SAParamsC* _p(const GameC* g) noexcept nogil:
@@ -1039,6 +1040,7 @@ def make_core(params):
     core.c.returns = sa_returns
     core.c.sample_chance = sa_sample_chance
     core.c.scores = sa_scores
+    core.c.rollout_action = sa_rollout_action
     return core
 
 

@@ -239,9 +239,6 @@ def state_from_view(cls, game, view):
         if not s.alive[p] and (sum(s.studio[p]) or any(s.loc[i] == STUDIO0 + p
                                                         for i in range(nc))):
             _bad(f"{f}.cubes", "a starved player's paint went back to the bag")
-    missing = [i for i in range(nc) if i not in placed]
-    if missing:
-        _bad("face_down.unseen", f"canvases {missing[:8]} are nowhere")
     pend = _obj(view["pending"], "pending", _PENDING)
 
     def pint(key, lo, hi):
@@ -295,6 +292,10 @@ def state_from_view(cls, game, view):
         if s.adv_card in placed:
             _bad("pending.adv_card", f"canvas {s.adv_card} is also in {placed[s.adv_card]}")
         s.loc[s.adv_card] = IN_MARKET
+        placed[s.adv_card] = "pending.adv_card"
+    missing = [i for i in range(nc) if i not in placed]
+    if missing:
+        _bad("face_down.unseen", f"canvases {missing[:8]} are nowhere")
     _check_reachable(s, view)
     return s
 
