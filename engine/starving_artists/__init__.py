@@ -86,7 +86,7 @@ ENTRY = GameEntry(
                       "the printed deck list)"),
     check=_check,
     extra={"search_defaults": {"form": "is", "margin_weight": 0.0, "rollout_depth": -1,
-                               "rollout": "uniform"}})
+                               "rollout": "random"}})
 register(ENTRY)
 
 
