@@ -351,6 +351,7 @@ def _check_reachable(s, view):
         _bad("pending.pay_for", "a payment must say what it pays for")
     if s.phase == PHASES.index("advance") and s.adv_card < 0:
         _bad("pending.adv_card", "the market advance needs its canvas")
+    _check_pending(s)
     try:
         legal = s._legal_actions() if s._current_player() >= 0 else [1]
     except (AssertionError, IndexError, ValueError) as e:
@@ -370,3 +371,70 @@ def _check_reachable(s, view):
         _bad("pending.draws_left", "a draw needs cubes to draw and cubes in the bag")
     if s.phase == PHASES.index("canvas") and s._drawable() <= 0:
         _bad("face_down.unseen", "a canvas draw needs a face-down canvas to turn up")
+
+
+def _check_pending(s):
+    """The phase machine's pending fields agree with the phase: what a step
+    needs (a canvas to pay for, cubes to pay or take, a painting to collect
+    for, a square to match) is there, so that a loaded position plays on."""
+    r = s.r
+    n = r.n
+    ph = PHASES[s.phase]
+    p = s.actor
+    if ph in ("draw", "canvas") and PHASES[s.resume] not in (
+            ("turn", "dawn", "feed") if ph == "draw" else ("turn", "dawn", "dusk")):
+        _bad("pending.resume", f"a {ph} resumes play in "
+                               f"{'turn, dawn or feed' if ph == 'draw' else 'turn, dawn or dusk'}")
+    if ph == "draw" and s.draw_to >= 0 and not s.alive[s.draw_to]:
+        _bad("pending.draw_to", f"player {s.draw_to} has starved")
+    if ph == "turn" and not r.solo and p != s._seat(s.turn_k):
+        _bad("pending.actor", f"the turn is player {s._seat(s.turn_k)}'s (turn_k {s.turn_k})")
+    if ph == "paint" and not 1 <= s.paints_left <= 4:
+        _bad("pending.paints_left", "painting has 1 to 4 cubes left")
+    if ph == "pay":
+        if s.pay_left < 1 or sum(s.studio[p]) < s.pay_left:
+            _bad("pending.pay_left", "a payment needs 1 or more cubes, and the cubes to pay")
+        if s.pay_for == 0 and not (0 <= s.pay_arg < MARKET and s.market[s.pay_arg] >= 0
+                                   and s.pay_left <= s.pay_arg + 1):
+            _bad("pending.pay_arg", "a purchase names a market slot with a canvas it costs")
+        if s.pay_for == 1 and not (0 <= s.pay_arg < len(r.trades)
+                                   and 1 <= s.take_left == r.trades[s.pay_arg][1]):
+            _bad("pending.pay_arg", "a trade names one of the game's trades and its take")
+    if ph == "take" and not 1 <= s.take_left <= s._nonwild(s.pile):
+        _bad("pending.take_left", "a trade takes 1 to 3 non-wild cubes the pile holds")
+    if ph not in ("pay", "take") and (sum(s.held) or s.take_left):
+        _bad("pending.held", "cubes are held only during a trade")
+    if ph in ("announce", "feed", "collect") or s.selling:
+        if r.solo and len(s.selling) > 1:
+            _bad("pending.selling", "the solo game sells one canvas at a time")
+        for k, i in enumerate(s.selling):
+            owner = s.loc[i] - STUDIO0
+            if not s.alive[owner] or (ph == "announce" and not all(c >= 0 for c in s.cubes[i])):
+                _bad(f"pending.selling[{k}]", "only a living player's completed canvas is sold")
+            if ph == "collect" and any(c >= 0 for c in s.cubes[i]):
+                _bad(f"pending.selling[{k}]", "the paint of a canvas sold is back in the bag "
+                                              "before the collection")
+    if ph == "announce" and (r.solo or p != s._seat(s.turn_k)):
+        _bad("pending.actor", "announcements go in turn order (turn_k)")
+    if ph == "collect":
+        m = len(s.selling)
+        if not s.order or len(s.order) != m or not 0 <= s.coll_i < m:
+            _bad("pending.order", "collection needs the order of the paintings sold")
+        i = s.selling[s.order[s.coll_i]]
+        if p != s.loc[i] - STUDIO0:
+            _bad("pending.actor", "the painter of the painting at coll_i collects")
+        if s._remaining(s.coll_i) <= 0 or s.turn_taken >= s._rate(s.coll_i):
+            _bad("pending.turn_taken", "the collection turn has nothing left to take")
+    if ph == "supper" and not (r.last_supper and s.day > 1 and s.nutrition[p] == 1
+                               and s._sold_cards(p)):
+        _bad("phase", "a Last Supper needs the option, day 2 on, nutrition 1 and a painting")
+    if ph == "advance":
+        sq = r.deck.cards[s.adv_card].squares
+        if not 0 <= s.adv_k < len(sq) or len(sq[s.adv_k]) != 2 or not all(
+                s.pile[c] > 0 for c in sq[s.adv_k]):
+            _bad("pending.adv_k", "the advance asks at a split square whose two colours "
+                                  "are both in the pile")
+    if s.adv_card >= 0 and ph != "advance":
+        _bad("pending.adv_card", "a canvas leaves the market only during the advance")
+    if r.solo and ph == "turn" and p != 0:
+        _bad("pending.actor", "the solo player is player 0")
