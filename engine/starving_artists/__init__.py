@@ -85,8 +85,14 @@ ENTRY = GameEntry(
                       "the 38-canvas deck (chosen from the 148 by a documented rule, not "
                       "the printed deck list)"),
     check=_check,
+    # Measured with `easel arena` on starving_artists(players=2): rollouts by
+    # the core's rollout policy beat uniform rollouts at 300 iterations,
+    # 0.983 [0.948, 1.000] over 30 games in duplicate blocks (seed 11): with
+    # uniform rollouts hardly any playout sells a painting, so the search
+    # cannot see that selling feeds. Score margin and the form were not
+    # measured (the generic values stand).
     extra={"search_defaults": {"form": "is", "margin_weight": 0.0, "rollout_depth": -1,
-                               "rollout": "random"}})
+                               "rollout": "policy"}})
 register(ENTRY)
 
 
