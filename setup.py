@@ -1,6 +1,6 @@
 """Build: every .pyx under engine/ and search/ is a compiled extension.
 
-One set of compiler directives for the whole build (STYLE.md: no per-file
+One set of compiler directives for the whole build (docs/design.md, Build: no per-file
 `# cython:` headers, where a typo is silently ignored).
 
 Environment switches:

@@ -13,11 +13,26 @@
    two threads searching in one process without gRPC is printed beside it:
    on a machine busy with other work both fall, and the gap between them is
    what the service costs.
+3. The search queue under 16 and 64 concurrent 0.5 s Suggest calls (the
+   server's default limits: 2 searches at once, 32 waiting, 16 from one
+   client), each client on its own connection, and the 16 also from one
+   shared connection: answered, told to retry (with the pushback delay
+   sent), latency and wall time; then the 64 again with clients that use
+   the published retry policy (server/retry.py).
+4. The replay cache on a whole game played call by call: every call sends
+   the full record so far (LegalActions, as a client following a game
+   does), with the cache and without (the same server code,
+   replay_cache_entries=0), in alternating rounds: total time and the
+   per-call median over the last tenth of the game. Van Gogh (a full game)
+   and a 10,000-step Pig game (winscore=100000, horizon=100000).
 Timing decides no test: the figures are printed and stored in the
 benchmark's extra_info.
+
+    python benchmarks/bench_server.py [latency|throughput|queue|cache]
 """
 from __future__ import annotations
 
+import random
 import statistics
 import sys
 import threading
@@ -138,6 +153,132 @@ def throughput_ratio():
         srv.stop(grace=0)
 
 
+QUEUE_SECONDS = 0.5
+
+
+def _queue_round(n, shared_channel=False, retrying=False):
+    """n concurrent 0.5 s Suggest calls against a server at default limits."""
+    from easel.server.retry import SERVICE_CONFIG_JSON
+    srv = build_server(port=0, limits=Limits(max_threads=1)).start()
+    options = [("grpc.use_local_subchannel_pool", 1)]
+    options += ([("grpc.service_config", SERVICE_CONFIG_JSON), ("grpc.enable_retries", 1)]
+                if retrying else [("grpc.enable_retries", 0)])
+    target = f"127.0.0.1:{srv.port}"
+    shared = grpc.insecure_channel(target, options=options) if shared_channel else None
+    req = pb.SuggestRequest(position=pb.Position(record=pb.GameRecord(game="connect_four")))
+    req.settings.budget.seconds = QUEUE_SECONDS
+    req.settings.threads = 1
+    results = [None] * n
+    barrier = threading.Barrier(n)
+
+    def one(i):
+        ch = shared or grpc.insecure_channel(target, options=options)
+        stub = pb_grpc.EngineStub(ch)
+        barrier.wait()
+        t0 = time.perf_counter()
+        try:
+            stub.Suggest(req, timeout=300)
+            results[i] = ("ok", time.perf_counter() - t0, None)
+        except grpc.RpcError as e:
+            push = dict(e.trailing_metadata() or ()).get("grpc-retry-pushback-ms")
+            results[i] = (e.code().name, time.perf_counter() - t0, push)
+        if shared is None:
+            ch.close()
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t0
+    refused = srv.queue.refused
+    if shared is not None:
+        shared.close()
+    srv.stop(grace=0)
+    ok = [r[1] for r in results if r[0] == "ok"]
+    exhausted = [r for r in results if r[0] == "RESOURCE_EXHAUSTED"]
+    pushes = sorted(int(r[2]) for r in exhausted if r[2] is not None)
+    return {"calls": n, "ok": len(ok), "resource_exhausted": len(exhausted),
+            "other_errors": n - len(ok) - len(exhausted),
+            "server_refusals": refused,
+            "ok_latency_median_s": statistics.median(ok) if ok else 0.0,
+            "ok_latency_max_s": max(ok) if ok else 0.0,
+            "refused_within_s": max((r[1] for r in exhausted), default=0.0),
+            "pushback_ms_min": pushes[0] if pushes else 0,
+            "pushback_ms_max": pushes[-1] if pushes else 0,
+            "wall_s": wall}
+
+
+def queue_behaviour():
+    out = {}
+    for label, kw in [("16 clients", dict(n=16)),
+                      ("16 calls on one connection", dict(n=16, shared_channel=True)),
+                      ("64 clients", dict(n=64)),
+                      ("64 clients with the retry policy", dict(n=64, retrying=True))]:
+        out[label] = _queue_round(**kw)
+        _report(f"queue, {label}", out[label])
+    return out
+
+
+def _game_calls(spec, steps_wanted, seed):
+    """The records of a game played call by call (random legal play)."""
+    rng = random.Random(seed)
+    state = engine.load_game(spec).new_initial_state()
+    steps = []
+    while not state.is_terminal() and len(steps) < steps_wanted:
+        a = (engine.draw_outcome(state, rng) if state.is_chance_node()
+             else rng.choice(state.legal_actions()))
+        state.apply_action(a)
+        steps.append(a)
+    return steps
+
+
+def _play_call_by_call(stub, spec, steps, every=1):
+    """Time each LegalActions call with the whole record so far."""
+    times = []
+    rec = pb.GameRecord(game=spec)
+    for k, a in enumerate(steps):
+        rec.steps.append(pb.Step(id=a))
+        if k % every:
+            continue
+        req = pb.LegalActionsRequest(position=pb.Position(record=rec))
+        t0 = time.perf_counter()
+        stub.LegalActions(req, timeout=60)
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def replay_cache_gain(rounds=2):
+    out = {}
+    for spec, n, every in [("vangogh", 10_000, 1),
+                           ("pig(horizon=100000,winscore=100000)", 10_000, 50)]:
+        steps = _game_calls(spec, n, seed=3)
+        servers = {"cached": build_server(port=0).start(),
+                   "uncached": build_server(port=0, limits=Limits(replay_cache_entries=0)).start()}
+        totals = {k: [] for k in servers}
+        tails = {k: [] for k in servers}
+        try:
+            for _ in range(rounds):
+                for name, srv in servers.items():
+                    with grpc.insecure_channel(f"127.0.0.1:{srv.port}") as ch:
+                        times = _play_call_by_call(pb_grpc.EngineStub(ch), spec, steps, every)
+                    totals[name].append(sum(times))
+                    tails[name].extend(times[-max(1, len(times) // 10):])
+        finally:
+            for srv in servers.values():
+                srv.stop(grace=0)
+        c, u = statistics.median(totals["cached"]), statistics.median(totals["uncached"])
+        tc, tu = statistics.median(tails["cached"]), statistics.median(tails["uncached"])
+        figures = {"steps": len(steps), "calls": len(steps) // every,
+                   "total_cached_s": c, "total_uncached_s": u, "total_ratio": u / c,
+                   "late_call_cached_ms": tc * 1e3, "late_call_uncached_ms": tu * 1e3,
+                   "late_call_ratio": tu / tc}
+        out[spec] = figures
+        _report(f"replay cache, {spec} played call by call", figures)
+    return out
+
+
 def _report(name, figures):
     print(f"{name}: " + ", ".join(f"{k}={v:,.2f}" for k, v in figures.items()))
 
@@ -154,7 +295,26 @@ def test_two_call_throughput(benchmark):
     _report("suggest throughput", figures)
 
 
+def test_queue_behaviour(benchmark):
+    figures = benchmark.pedantic(queue_behaviour, rounds=1, iterations=1)
+    for label, f in figures.items():
+        benchmark.extra_info.update({f"{label}: {k}": v for k, v in f.items()})
+
+
+def test_replay_cache_gain(benchmark):
+    figures = benchmark.pedantic(replay_cache_gain, rounds=1, iterations=1)
+    for label, f in figures.items():
+        benchmark.extra_info.update({f"{label}: {k}": v for k, v in f.items()})
+
+
 if __name__ == "__main__":
-    _report("suggest latency (median)", latency_overhead())
-    _report("suggest throughput", throughput_ratio())
+    which = sys.argv[1:] or ["latency", "throughput", "queue", "cache"]
+    if "latency" in which:
+        _report("suggest latency (median)", latency_overhead())
+    if "throughput" in which:
+        _report("suggest throughput", throughput_ratio())
+    if "queue" in which:
+        queue_behaviour()
+    if "cache" in which:
+        replay_cache_gain()
     sys.exit(0)

@@ -8,7 +8,7 @@ delegated to the game module's Python hooks, which the reference
 implementation shares, so both read and write actions identically.
 """
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memcmp
+from libc.string cimport memcpy, memcmp, memset
 
 from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
 
@@ -27,8 +27,31 @@ cdef class CoreGame:
         free(self._outcomes)
         free(self._probs)
 
+    @staticmethod
+    def from_facts(facts):
+        """A CoreGame whose GameC holds the game's facts (a kit.GameFacts) and no
+        rule functions yet: the optional ones stay NULL, so a core sets only
+        the functions it has."""
+        cdef CoreGame core = CoreGame.__new__(CoreGame)
+        memset(&core.c, 0, sizeof(GameC))
+        core.c.num_players = facts.num_players
+        core.c.num_distinct_actions = facts.num_distinct_actions
+        core.c.max_chance_outcomes = facts.max_chance_outcomes
+        core.c.max_game_length = facts.max_game_length
+        core.c.min_utility = facts.min_utility
+        core.c.max_utility = facts.max_utility
+        core.c.score_scale = facts.score_scale
+        if not 1 <= core.c.num_players <= MAX_PLAYERS:
+            raise ValueError(f"num_players must be in 1..{MAX_PLAYERS}, got {core.c.num_players}")
+        return core
+
     def finish_setup(self, game, hooks):
-        """Called by the game module once c is filled: allocate scratch."""
+        """Called once the core module has filled c: allocate scratch."""
+        if (self.c.current_player == NULL or self.c.legal_actions == NULL or
+                self.c.chance_outcomes == NULL or self.c.apply_action == NULL or
+                self.c.returns == NULL or self.c.state_size == 0):
+            raise ValueError(f"{game.name}: the core left a required GameC function or "
+                             f"state_size unset")
         self.game = game
         self.hooks = hooks
         if self._params is not None:
@@ -63,7 +86,8 @@ cdef class CoreGame:
                     max_chance_outcomes=self.c.max_chance_outcomes,
                     max_game_length=self.c.max_game_length,
                     min_utility=self.c.min_utility,
-                    max_utility=self.c.max_utility)
+                    max_utility=self.c.max_utility,
+                    score_scale=self.c.score_scale)
 
     def new_state(self, bytes raw=None):
         cdef CoreState s = CoreState.__new__(CoreState)
@@ -235,6 +259,10 @@ cdef class CoreState:
 
     def serialize(self):
         return textio.serialize(self)
+
+    def to_notation(self):
+        """The position in the game's table notation (games that have one)."""
+        return self.core.game.notation_of(self)
 
     def __str__(self):
         return self.core.game.codec.state_to_string(self.to_json())

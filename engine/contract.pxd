@@ -1,5 +1,5 @@
 # The C-level game contract: what every game core provides so that one search
-# serves every game (DESIGN.md section 3).
+# serves every game (docs/design.md, The C-level contract).
 #
 # A game core is a fixed-size state struct with no pointers (cloning is a
 # memcpy of `state_size` bytes) and a GameC: immutable facts plus a table of

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from . import textio
+from .errors import StateFormatError
+from .kit import check_core, load_hook
 from .registry import GameEntry, canonical_string
 
 
@@ -38,11 +40,48 @@ class Game:
     def max_utility(self) -> float:
         return self._facts["max_utility"]
 
+    def score_scale(self) -> float:
+        """Typical spread of final scores (0: the game keeps no score)."""
+        return self._facts.get("score_scale", 0.0)
+
     def facts(self) -> dict:
         return dict(self._facts)
 
     def deserialize_state(self, text: str):
         return textio.deserialize(self, text)
+
+    @property
+    def capabilities(self):
+        return self.entry.capabilities
+
+    def state_from_json(self, view):
+        """A state from its JSON view (games with capabilities.structured_states);
+        the game's loader refuses a position play cannot reach, naming the field."""
+        if not self.entry.capabilities.structured_states:
+            raise StateFormatError(f"{self.name}: positions cannot be loaded from a structured "
+                                   f"state; send the game record instead")
+        return self._load_json(view)
+
+    def state_from_notation(self, text: str):
+        """A state from the game's table notation (games with capabilities.notation)."""
+        if not self.entry.capabilities.notation:
+            raise StateFormatError(f"{self.name} has no table notation; send a game record"
+                                   + (" or a structured state"
+                                      if self.entry.capabilities.structured_states else ""))
+        if not isinstance(text, str):
+            raise StateFormatError(f"{self.name}: a notation must be text, got "
+                                   f"{type(text).__name__}")
+        view = load_hook(self.entry, "notation").read(self, text)
+        return self.state_from_json(view)
+
+    def notation_of(self, state) -> str:
+        """`state` in the game's table notation."""
+        if not self.entry.capabilities.notation:
+            raise StateFormatError(f"{self.name} has no table notation")
+        return load_hook(self.entry, "notation").write(self, state.to_json())
+
+    def _load_json(self, view):
+        raise NotImplementedError
 
     def new_initial_state(self):
         raise NotImplementedError
@@ -66,12 +105,8 @@ class CoreGameWrapper(Game):
     def new_initial_state(self):
         return self.core.new_state()
 
-    def state_from_json(self, view):
-        """A state from its JSON view, for games whose module has `state_from_json`."""
-        loader = getattr(self.core.hooks, "state_from_json", None)
-        if loader is None:
-            raise NotImplementedError(f"{self.name}: no JSON loader")
-        return loader(self, view)
+    def _load_json(self, view):
+        return self.core.hooks.state_from_json(self, view)
 
 
 class ReferenceGame(Game):
@@ -86,17 +121,22 @@ class ReferenceGame(Game):
     def new_initial_state(self):
         return self.state_class(self)
 
-    def state_from_json(self, view):
-        """A state from its JSON view, for games whose state class has `from_json`."""
-        loader = getattr(self.state_class, "from_json", None)
-        if loader is None:
-            raise NotImplementedError(f"{self.name}: no JSON loader")
-        return loader(self, view)
+    def _load_json(self, view):
+        return self.state_class.from_json(self, view)
 
 
-def build_core_game(entry, params, codec, core_module):
-    """Make a core-backed Game: the module's `make_core(params)` fills a CoreGame."""
-    core = core_module.make_core(params)
-    game = CoreGameWrapper(entry, params, codec, core)
+def build_reference_game(entry, params) -> ReferenceGame:
+    facts = entry.facts(params).as_dict()
+    return ReferenceGame(entry, params, load_hook(entry, "codec"), facts,
+                         load_hook(entry, "reference"))
+
+
+def build_core_game(entry, params) -> CoreGameWrapper:
+    """A core-backed Game: the core module's `make_core(params, facts)` fills a
+    CoreGame made from the game's facts (`CoreGame.from_facts`)."""
+    core_module = load_hook(entry, "core")
+    core = core_module.make_core(params, entry.facts(params))
+    check_core(entry, core_module, core)
+    game = CoreGameWrapper(entry, params, load_hook(entry, "codec"), core)
     core.finish_setup(game, core_module)
     return game

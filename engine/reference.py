@@ -111,6 +111,10 @@ class ReferenceState:
     def serialize(self) -> str:
         return textio.serialize(self)
 
+    def to_notation(self) -> str:
+        """The position in the game's table notation (games that have one)."""
+        return self.game.notation_of(self)
+
     def __str__(self):
         return self.game.codec.state_to_string(self.to_json())
 

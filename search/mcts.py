@@ -26,6 +26,7 @@ from easel.engine.contract_ids import PLAYER_CHANCE
 from easel.engine.errors import EaselError
 
 from ._mcts import FORMS, ROLLOUTS, Tree
+from .bots import Bot
 
 KIND_CHANCE = 1
 FLAG_AFTER_CHANCE = 1
@@ -82,7 +83,7 @@ class Analysis:
 
 
 # Generic defaults; a game may override any of them with measured values in
-# its registry entry (GameEntry.extra["search_defaults"]).
+# its registry entry (GameHooks.search_defaults, docs/adding-a-game.md).
 GENERIC_DEFAULTS = dict(uct_c=2.0, form="is", rollout_depth=-1, margin_weight=0.0, worlds=8,
                         rollout="random")
 
@@ -92,14 +93,14 @@ def search_defaults(game) -> dict:
     out = dict(GENERIC_DEFAULTS)
     entry = getattr(game, "entry", None)
     if entry is not None:
-        out.update(entry.extra.get("search_defaults", {}))
+        out.update(entry.search_defaults)
     return out
 
 
 def _check_rollout(game, rollout) -> None:
     if rollout not in ROLLOUTS:
         raise SearchError(f"unknown rollout {rollout!r}; rollouts: {', '.join(ROLLOUTS)}")
-    if rollout == "policy" and not game.core.has_rollout_policy:
+    if rollout == "policy" and not game.entry.capabilities.rollout_policy:
         raise SearchError(f"rollout 'policy': {game.name} has no rollout policy; "
                           f"use rollout=random")
 
@@ -287,7 +288,7 @@ class Search:
             if best_first is not None:
                 votes[best_first] = votes.get(best_first, 0) + 1
         n_players = self.game.num_players()
-        has_scores = self.game.core.has_scores
+        has_scores = self.game.entry.capabilities.scores
         rows = []
         for key, rec in merged.items():
             if rec["visits"] > 0:
@@ -420,7 +421,7 @@ def _children(nodes, node: int):
         c = int(nodes[c]["next_sibling"])
 
 
-class MCTSBot:
+class MCTSBot(Bot):
     """Plays with `Search`. Budgets per decision: `iterations`, `time_limit`
     (seconds), or both (whichever ends first). Keeps its tree between moves
     when the new position follows from the last searched one (tree reuse)."""

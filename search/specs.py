@@ -17,11 +17,7 @@ from typing import Any, Callable
 from easel.engine.errors import EaselError
 
 from .bots import Bot, GreedyBot, HeuristicBot, RandomBot
-
-
-class BotSpecError(EaselError, ValueError):
-    """A bot spec string that is malformed, names an unknown bot, an unknown
-    key or a bad value, or a bot that cannot play the game."""
+from .errors import BotSpecError
 
 
 _SPEC = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?", re.S)

@@ -3,16 +3,18 @@ search (whole, or in report-sized chunks for streaming) and turn its analysis
 into protobuf. Plain functions and small classes; the servicer only wires
 them to gRPC.
 
-One request = one `search.Search` over a clone of the request's own state.
-Stopping: whoever wants a search to end (the client's cancel or deadline via
-the gRPC callback, or the server's shutdown) calls `SearchControl.stop`,
-which records why and calls `Search.cancel()`; a running `run()` returns
-within about a millisecond, so the streaming loop notices within one chunk.
+One request = one `search.Search` over a clone of the request's own state
+(two or more when a mid-turn Suggest follows the turn's plan; see
+`follow_plan`). Stopping: whoever wants a search to end (the client's cancel
+or deadline via the gRPC callback, or the server's shutdown) calls
+`SearchControl.stop` (server/queue.py), which records why and calls
+`Search.cancel()`; a running `run()` returns within about a millisecond, so
+the streaming loop notices within one chunk. Every final answer names at
+least one move (`_at_least_one`).
 """
 from __future__ import annotations
 
 import math
-import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -20,30 +22,9 @@ from dataclasses import dataclass, field
 from easel.engine.errors import EaselError
 from easel.v1 import engine_pb2 as pb
 
-from .errors import (Cancelled, DeadlineExceeded, InvalidArgument, ResourceExhausted,
-                     Unavailable, Unimplemented)
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one server allows. Budgets above a maximum are refused (not
-    clamped), so a client never gets a weaker search than it asked for
-    without knowing."""
-    max_iterations: int = 1_000_000        # per request
-    max_seconds: float = 60.0              # per request (search time)
-    max_concurrent_searches: int = 2       # Suggest + Analyze calls searching at once
-    max_threads: int = os.cpu_count() or 1  # per search
-    max_message_bytes: int = 4 * 1024 * 1024
-    default_iterations: int = 10_000       # when a request sets no budget
-    default_report_ms: int = 200
-
-    def __post_init__(self):
-        for name in ("max_iterations", "max_concurrent_searches", "max_threads",
-                     "max_message_bytes", "default_iterations", "default_report_ms"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"limit {name} must be at least 1")
-        if not self.max_seconds > 0:
-            raise ValueError("limit max_seconds must be positive")
+from .errors import Cancelled, DeadlineExceeded, InvalidArgument, Unimplemented, quote
+from .limits import Limits  # noqa: F401  (re-exported: analysis.Limits)
+from .queue import SearchControl
 
 
 @dataclass
@@ -106,6 +87,12 @@ def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settin
     seed = settings.seed if settings.HasField("seed") else int(args.get("seed", 0))
 
     options = {k: v for k, v in args.items() if k not in _BUDGET_KEYS}
+    if spec.name == "mcts":
+        known = search_option_names()
+        unknown = sorted(k for k in options if k not in known)
+        if unknown:
+            raise InvalidArgument(f"{field}.bot", f"unknown mcts option {quote(unknown[0])}; "
+                                                  f"options: {', '.join(sorted(known | set(_BUDGET_KEYS)))}")
     mcts = spec.name == "mcts"
     if mcts:
         args.update(seed=seed, threads=threads)
@@ -129,12 +116,36 @@ def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settin
                 threads=threads, top_k=settings.num_candidates or None, options=options)
 
 
+def search_option_names() -> set[str]:
+    """The keyword options of search.Search (uct_c, form, ...), besides the
+    budget keys the request's own fields set."""
+    import inspect
+
+    from easel.search import Search
+    return {n for n, p in inspect.signature(Search.__init__).parameters.items()
+            if p.kind is p.KEYWORD_ONLY and n not in ("seed", "threads")}
+
+
+def _clean(e: Exception) -> str:
+    """An error's text without Python's call syntax (a client does not know
+    our functions): "Bot.__init__() got an unexpected keyword argument 'x'"
+    becomes "unexpected option 'x'"."""
+    text = str(e)
+    if isinstance(e, TypeError) and "()" in text:
+        import re
+        m = re.search(r"unexpected keyword argument '([^']*)'", text)
+        if m:
+            return f"unknown option {quote(m.group(1))}"
+        return "bad options: " + re.sub(r"[\w.]+\(\)\s*", "", text)
+    return text
+
+
 def _make_bot(spec: str, game, field: str):
     from easel.search.specs import BotSpecError, make_bot
     try:
         return make_bot(spec, game)
     except (BotSpecError, EaselError, ValueError, TypeError) as e:
-        raise InvalidArgument(f"{field}.bot", str(e)) from None
+        raise InvalidArgument(f"{field}.bot", _clean(e)) from None
 
 
 def check_searchable(state, field: str = "position") -> None:
@@ -145,78 +156,6 @@ def check_searchable(state, field: str = "position") -> None:
                                      "happened (ApplyAction) before asking for a suggestion")
 
 
-# -- capacity and stopping -----------------------------------------------------
-
-class SearchControl:
-    """One running search: why it was stopped, and the search to cancel."""
-
-    def __init__(self):
-        self._lock = threading.Lock()
-        self._search = None
-        self.reason: str | None = None       # "cancelled", "deadline", "shutdown"
-        self.finished = threading.Event()
-
-    def attach(self, search) -> None:
-        with self._lock:
-            self._search = search
-            stopped = self.reason is not None
-        if stopped:
-            search.cancel()
-
-    def stop(self, reason: str) -> None:
-        with self._lock:
-            if self.reason is None:
-                self.reason = reason
-            search = self._search
-        if search is not None:
-            search.cancel()
-
-    @property
-    def stopped(self) -> bool:
-        return self.reason is not None
-
-
-class SearchSlots:
-    """At most `limit` searches at once; beyond, RESOURCE_EXHAUSTED. Keeps the
-    running searches so that a shutdown can cut them short, and so that tests
-    and logs can see how many are running."""
-
-    def __init__(self, limit: int):
-        self.limit = limit
-        self._lock = threading.Lock()
-        self._running: set[SearchControl] = set()
-        self._closed = False
-
-    def acquire(self) -> SearchControl:
-        with self._lock:
-            if self._closed:
-                raise Unavailable("", "the server is shutting down")
-            if len(self._running) >= self.limit:
-                raise ResourceExhausted(
-                    "", f"the server is already running {self.limit} searches, its limit; "
-                        f"retry later")
-            control = SearchControl()
-            self._running.add(control)
-            return control
-
-    def release(self, control: SearchControl) -> None:
-        with self._lock:
-            self._running.discard(control)
-        control.finished.set()
-
-    def running(self) -> int:
-        with self._lock:
-            return len(self._running)
-
-    def shutdown(self) -> None:
-        """Refuse new searches; stop the running ones (they still answer)."""
-        with self._lock:
-            self._closed = True
-            running = list(self._running)
-        for c in running:
-            c.stop("shutdown")
-
-
 # -- running -------------------------------------------------------------------
 
 def _new_search(plan: Plan, state):
@@ -224,10 +163,8 @@ def _new_search(plan: Plan, state):
     try:
         return Search(state.get_game(), state, seed=plan.seed, threads=plan.threads,
                       **plan.options)
-    except TypeError as e:          # an mcts key the search does not take
-        raise InvalidArgument("settings.bot", f"{plan.bot}: {e}") from None
-    except EaselError as e:         # a bad value (form, uct_c, ...)
-        raise InvalidArgument("settings.bot", f"{plan.bot}: {e}") from None
+    except (TypeError, EaselError, ValueError) as e:    # a bad value (form, uct_c, ...)
+        raise InvalidArgument("settings.bot", f"{quote(plan.bot, 120)}: {_clean(e)}") from None
 
 
 def _run_chunk(search, plan: Plan, started: float, chunk_seconds: float | None,
@@ -256,12 +193,13 @@ def _run_chunk(search, plan: Plan, started: float, chunk_seconds: float | None,
     return plan.seconds is not None and time.monotonic() - started >= plan.seconds - 1e-4
 
 
-def suggest(plan: Plan, state, control: SearchControl, deadline: float | None = None
-            ) -> pb.Analysis:
-    """The whole search in one go (the caller's thread); its final analysis.
-    `deadline` (time.monotonic()) cuts the search short if it comes first."""
+def suggest(plan: Plan, state, control: SearchControl, deadline: float | None = None):
+    """The whole search in one go (the caller's thread): (final analysis,
+    stop reason). `deadline` (time.monotonic()) cuts the search short if it
+    comes first (DeadlineExceeded); a shutdown cuts it short and answers
+    (STOP_REASON_SHUTDOWN). The analysis has at least one candidate."""
     if not plan.mcts:
-        return bot_move(plan, state)
+        return bot_move(plan, state), pb.STOP_REASON_NO_SEARCH
     search = _new_search(plan, state)
     control.attach(search)
     started = time.monotonic()
@@ -271,7 +209,28 @@ def suggest(plan: Plan, state, control: SearchControl, deadline: float | None = 
         if deadline is not None and time.monotonic() >= deadline:
             control.stop("deadline")
     _raise_if_ended(control, search)
-    return to_proto(search.analysis(top_k=plan.top_k), plan.bot)
+    result = _at_least_one(search, plan.top_k, control, deadline)
+    reason = pb.STOP_REASON_SHUTDOWN if control.reason == "shutdown" else pb.STOP_REASON_BUDGET
+    return to_proto(result, plan.bot), reason
+
+
+def _at_least_one(search, top_k, control: SearchControl, deadline):
+    """The search's analysis, grown by a few iterations if it has no
+    candidate yet (a tiny time budget can end before the first iteration):
+    an answer always names a move when one exists."""
+    a = search.analysis(top_k=top_k)
+    tries = 0
+    while not a.candidates and tries < 64:
+        if control.reason in ("cancelled", "deadline"):
+            break
+        search._cancelled = False      # a shutdown stop still answers: give it its move
+        for t in search._trees:
+            t.uncancel()
+        search.run(iterations=8)
+        a = search.analysis(top_k=top_k)
+        tries += 1
+    _raise_if_ended(control, search)
+    return a
 
 
 def _raise_if_ended(control: SearchControl, search) -> None:
@@ -285,30 +244,67 @@ def _raise_if_ended(control: SearchControl, search) -> None:
 
 
 def analyze(plan: Plan, state, control: SearchControl, interval: float,
-            deadline: float | None = None):
+            deadline: float | None = None, report_top_k: int | None = 3):
     """Yield (analysis, final, stop_reason): a report every `interval` seconds
-    of search, then one final report when the budget is spent or the server
-    shuts down. Once the client cancelled or the deadline passed, nothing
-    more is yielded: DeadlineExceeded or Cancelled is raised instead."""
+    of search (its top `report_top_k` candidates; none before the search has
+    one), then one final report
+    (`plan.top_k` candidates, at least one) when the budget is spent or the
+    server shuts down. Once the client cancelled or the deadline passed,
+    nothing more is yielded: DeadlineExceeded or Cancelled is raised instead."""
     if not plan.mcts:
         yield bot_move(plan, state), True, pb.STOP_REASON_NO_SEARCH
         return
     search = _new_search(plan, state)
     control.attach(search)
     started = time.monotonic()
+    if plan.top_k is not None and report_top_k is not None:
+        report_top_k = min(report_top_k, plan.top_k)
     while True:
         done = _run_chunk(search, plan, started, interval, deadline)
         if deadline is not None and time.monotonic() >= deadline:
             control.stop("deadline")
         _raise_if_ended(control, search)
-        analysis = to_proto(search.analysis(top_k=plan.top_k), plan.bot)
-        if done:
-            yield analysis, True, pb.STOP_REASON_BUDGET
+        if done or control.reason == "shutdown":
+            final = to_proto(_at_least_one(search, plan.top_k, control, deadline), plan.bot)
+            yield final, True, (pb.STOP_REASON_BUDGET if done else pb.STOP_REASON_SHUTDOWN)
             return
-        if control.reason == "shutdown":
-            yield analysis, True, pb.STOP_REASON_SHUTDOWN
-            return
-        yield analysis, False, pb.STOP_REASON_UNSPECIFIED
+        report = search.analysis(top_k=report_top_k)
+        if report.candidates:        # a report names a move, or waits for the next chunk
+            yield to_proto(report, plan.bot), False, pb.STOP_REASON_UNSPECIFIED
+
+
+def follow_plan(plan: Plan, turn_state, taken: list[int], control: SearchControl,
+                deadline: float | None = None):
+    """The plan made at the start of the current turn, followed: search
+    `turn_state` (the turn's first position) with `plan`, keep the candidate
+    turns that begin with the decisions `taken` since, and give each as the
+    rest of its turn. (analysis, stop reason), or None when no planned turn
+    begins with `taken` (the caller then searches the position itself)."""
+    search = _new_search(plan, turn_state)
+    control.attach(search)
+    started = time.monotonic()
+    while not control.stopped:
+        if _run_chunk(search, plan, started, None, deadline):
+            break
+        if deadline is not None and time.monotonic() >= deadline:
+            control.stop("deadline")
+    _raise_if_ended(control, search)
+    a = search.analysis(top_k=None)
+    k = len(taken)
+    kept = []
+    for c in a.candidates:
+        steps = [s.action for s in c.turn]
+        if len(steps) > k and steps[:k] == list(taken) and not c.turn[k].is_chance:
+            c.turn = c.turn[k:]
+            c.action, c.text = c.turn[0].action, c.turn[0].text
+            kept.append(c)
+    if not kept:
+        return None
+    a.candidates = kept if plan.top_k is None else kept[:plan.top_k]
+    out = to_proto(a, plan.bot)
+    out.plan_move_number = turn_state.move_number()
+    reason = pb.STOP_REASON_SHUTDOWN if control.reason == "shutdown" else pb.STOP_REASON_BUDGET
+    return out, reason
 
 
 def bot_move(plan: Plan, state) -> pb.Analysis:

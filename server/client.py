@@ -12,6 +12,11 @@ A position is given as a game string and a list of steps; a step is an int
 the protobuf messages of easel/v1/engine.proto. Errors are raised as
 `grpc.RpcError` with the server's status code and message (which names the
 bad field).
+
+TLS and a bearer token: `EngineClient(target, tls=True, ca="ca.pem",
+token="secret")`. The channel uses the project's retry policy
+(server/retry.py), so a full search queue is retried after the server's
+pushback delay.
 """
 from __future__ import annotations
 
@@ -19,6 +24,8 @@ import grpc
 
 from easel.v1 import engine_pb2 as pb
 from easel.v1 import engine_pb2_grpc as pb_grpc
+
+from .retry import SERVICE_CONFIG_JSON
 
 
 def step(s) -> pb.Step:
@@ -55,12 +62,22 @@ def settings(iterations: int | None = None, seconds: float | None = None,
 
 class EngineClient:
     def __init__(self, target: str, timeout: float | None = 60.0,
-                 max_message_bytes: int = 4 * 1024 * 1024):
+                 max_message_bytes: int = 4 * 1024 * 1024, tls: bool = False,
+                 ca: str | None = None, cert: str | None = None, key: str | None = None,
+                 token: str | None = None, retry: bool = True):
         self.target = target
         self.timeout = timeout
-        self.channel = grpc.insecure_channel(target, options=[
-            ("grpc.max_receive_message_length", max_message_bytes),
-            ("grpc.max_send_message_length", max_message_bytes)])
+        options = [("grpc.max_receive_message_length", max_message_bytes),
+                   ("grpc.max_send_message_length", max_message_bytes)]
+        if retry:
+            options += [("grpc.service_config", SERVICE_CONFIG_JSON), ("grpc.enable_retries", 1)]
+        if tls or ca or cert:
+            from .auth import channel_credentials
+            self.channel = grpc.secure_channel(target, channel_credentials(ca, cert, key),
+                                               options=options)
+        else:
+            self.channel = grpc.insecure_channel(target, options=options)
+        self.metadata = (("authorization", f"Bearer {token}"),) if token else None
         self.stub = pb_grpc.EngineStub(self.channel)
 
     def close(self):
@@ -80,26 +97,30 @@ class EngineClient:
 
     def list_games(self, timeout=None) -> list[pb.GameInfo]:
         return list(self.stub.ListGames(pb.ListGamesRequest(),
-                                        timeout=self._timeout(timeout)).games)
+                                        timeout=self._timeout(timeout), metadata=self.metadata).games)
 
     def new_game(self, game: str, timeout=None) -> pb.PositionInfo:
         return self.stub.NewGame(pb.NewGameRequest(game=game),
-                                 timeout=self._timeout(timeout)).position
+                                 timeout=self._timeout(timeout), metadata=self.metadata).position
 
     def legal_actions(self, game: str, steps=(), timeout=None) -> pb.LegalActionsResponse:
         return self.stub.LegalActions(pb.LegalActionsRequest(position=position(game, steps)),
-                                      timeout=self._timeout(timeout))
+                                      timeout=self._timeout(timeout), metadata=self.metadata)
 
     def apply_action(self, game: str, steps, action, timeout=None) -> pb.ApplyActionResponse:
         return self.stub.ApplyAction(
             pb.ApplyActionRequest(position=position(game, steps), action=step(action)),
-            timeout=self._timeout(timeout))
+            timeout=self._timeout(timeout), metadata=self.metadata)
 
-    def suggest(self, game: str, steps=(), timeout=None, **search) -> pb.Analysis:
-        """search: iterations, seconds, seed, num_candidates, threads, bot."""
+    def suggest(self, game: str, steps=(), timeout=None, position_msg: pb.Position | None = None,
+                **search) -> pb.Analysis:
+        """search: iterations, seconds, seed, num_candidates, threads, bot.
+        position_msg: the position as a message (a notation, a structured
+        state) instead of game and steps."""
+        pos = position_msg if position_msg is not None else position(game, steps)
         return self.stub.Suggest(
-            pb.SuggestRequest(position=position(game, steps), settings=settings(**search)),
-            timeout=self._timeout(timeout)).analysis
+            pb.SuggestRequest(position=pos, settings=settings(**search)),
+            timeout=self._timeout(timeout), metadata=self.metadata).analysis
 
     def analyze(self, game: str, steps=(), report_interval_ms: int = 0, timeout=None,
                 **search):
@@ -107,4 +128,4 @@ class EngineClient:
         return self.stub.Analyze(
             pb.AnalyzeRequest(position=position(game, steps), settings=settings(**search),
                               report_interval_ms=report_interval_ms),
-            timeout=self._timeout(timeout))
+            timeout=self._timeout(timeout), metadata=self.metadata)

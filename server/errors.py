@@ -9,12 +9,40 @@ from __future__ import annotations
 
 import grpc
 
+# Client text quoted in an error or a log line: at most this many characters,
+# escaped. A status message travels in a header (grpc-message), and headers
+# are small: a long echo turns INVALID_ARGUMENT into RESOURCE_EXHAUSTED in
+# some clients and stalls the channel in others.
+QUOTE_CHARS = 60
+MAX_MESSAGE_CHARS = 1000       # any status message, whatever its source
+
+
+def quote(text, limit: int = QUOTE_CHARS) -> str:
+    """A short, escaped, quoted prefix of client text: 'abc' or
+    'abcd...' (12345 chars). Control characters and quotes are escaped (no
+    forged log lines, no broken headers); non-ASCII is escaped too."""
+    if not isinstance(text, str):
+        text = str(text)
+    shown = repr(text[:limit]).encode("ascii", "backslashreplace").decode("ascii")
+    if len(text) > limit:
+        return f"{shown[:-1]}...{shown[-1]} ({len(text)} chars)"
+    return shown
+
+
+def bounded(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """A status message made safe for a header and a log: one line (control
+    characters escaped), at most `limit` characters."""
+    out = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    if len(out) > limit:
+        out = out[:limit - 30] + f"... ({len(out)} chars in all)"
+    return out
+
 
 class RequestError(Exception):
     code = grpc.StatusCode.INVALID_ARGUMENT
 
     def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}" if field else message)
+        super().__init__(bounded(f"{field}: {message}" if field else message))
         self.field = field
         self.message = message
 
@@ -30,8 +58,19 @@ class Unimplemented(RequestError):
 
 
 class ResourceExhausted(RequestError):
-    """The server is at capacity; the client may retry later."""
+    """The server is at capacity; the client may retry later, after
+    `retry_after` seconds if set (sent as grpc-retry-pushback-ms, which
+    gRPC's own retry honours)."""
     code = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+    def __init__(self, field: str, message: str, retry_after: float | None = None):
+        super().__init__(field, message)
+        self.retry_after = retry_after
+
+
+class Unauthenticated(RequestError):
+    """No valid bearer token."""
+    code = grpc.StatusCode.UNAUTHENTICATED
 
 
 class Unavailable(RequestError):

@@ -1,5 +1,6 @@
 """The gRPC service easel.v1.Engine: a thin servicer over server/positions.py
-and server/analysis.py, plus health checking, reflection and limits.
+and server/analysis.py, plus health checking, reflection (v1 and v1alpha),
+the fair search queue, TLS and an optional bearer token.
 
     >>> srv = build_server(port=0, limits=Limits(max_concurrent_searches=2))
     >>> srv.start(); print(srv.port)        # the bound port
@@ -7,10 +8,16 @@ and server/analysis.py, plus health checking, reflection and limits.
 
 Each handler translates the request, calls plain functions and maps errors:
 `RequestError`s carry their own status code (INVALID_ARGUMENT with the field
-path, RESOURCE_EXHAUSTED, UNIMPLEMENTED); any other exception is a bug,
-logged with its traceback and answered INTERNAL, and never brings the server
-down. Nothing is shared between calls except the read-only game registry and
-the search-slot counter.
+path, RESOURCE_EXHAUSTED with a retry delay, UNIMPLEMENTED); a request that
+cannot be decoded is INVALID_ARGUMENT; any other exception is a bug, logged
+with its traceback and answered INTERNAL, and never brings the server down.
+Shared between calls: the read-only game registry, the search queue
+(server/queue.py) and the replay cache (server/replay_cache.py).
+
+Building blocks reused by other services on the same server (hosted
+matches): `EngineServer.queue`, `EngineServer.limits`, `EngineServer.files`,
+`build_grpc_server` (TLS, token, reflection, health), `unary`/`streaming`
+(error mapping and the access log) and `client_of` (the fairness key).
 """
 from __future__ import annotations
 
@@ -20,30 +27,71 @@ import time
 from concurrent import futures
 
 import grpc
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from easel.v1 import engine_pb2 as pb
 from easel.v1 import engine_pb2_grpc as pb_grpc
 
-from . import analysis, positions
-from .analysis import Limits
-from .errors import InvalidArgument, RequestError
+from . import analysis, positions, reflection
+from .auth import BearerTokenInterceptor
+from .datafiles import DataFiles
+from .errors import InvalidArgument, RequestError, ResourceExhausted, bounded, quote
+from .limits import Limits
+from .queue import SearchQueue
+from .replay_cache import ReplayCache
 
 log = logging.getLogger("easel.server")
 
+# A Suggest in the middle of a turn searches at most this many of the turn's
+# earlier positions for the plan it is following (then the position itself).
+MAX_PLAN_ORIGINS = 8
+
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Engine"].full_name
+HEALTH_NAME = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
+
+
+class Undecodable:
+    """A request whose bytes did not parse (bad UTF-8, nesting too deep):
+    handed to the handler, which answers INVALID_ARGUMENT."""
+
+    def __init__(self, error: Exception):
+        self.error = error
+
+    def HasField(self, name):      # the access log reads requests
+        return False
+
+
+def _decoder(message_class):
+    def decode(data: bytes):
+        try:
+            return message_class.FromString(data)
+        except (DecodeError, RecursionError, ValueError) as e:
+            return Undecodable(e)
+    return decode
+
+
+def _check_decoded(request) -> None:
+    if isinstance(request, Undecodable):
+        raise InvalidArgument("", "the request could not be decoded as its protobuf message "
+                                  f"(e.g. bad UTF-8 in a string, or nesting too deep): "
+                                  f"{quote(str(request.error), 120)}")
 
 
 def _game_of(request) -> str:
-    """The game string a request names, for the log."""
-    if hasattr(request, "game") and isinstance(request.game, str):
-        return request.game
-    pos = getattr(request, "position", None)
-    if pos is None:
-        return "-"
-    form = pos.WhichOneof("form")
-    return getattr(pos, form).game if form else "-"
+    """The game string a request names, for the log (quoted, short)."""
+    try:
+        if isinstance(request, Undecodable):
+            return "-"
+        if hasattr(request, "game") and isinstance(request.game, str):
+            return quote(request.game, 40)
+        pos = getattr(request, "position", None)
+        if pos is None:
+            return "-"
+        form = pos.WhichOneof("form")
+        return quote(getattr(pos, form).game, 40) if form else "-"
+    except Exception:
+        return "?"
 
 
 def _budget_of(request) -> str:
@@ -57,20 +105,25 @@ def _budget_of(request) -> str:
     if b.HasField("seconds"):
         parts.append(f"{b.seconds:g}s")
     if settings.bot:
-        parts.append(settings.bot)
+        parts.append(quote(settings.bot, 40))
     return ",".join(parts) or "default"
 
 
-def _status_of(method, error: Exception):
+def _status_of(method, error: Exception, context):
     if isinstance(error, RequestError):
+        if isinstance(error, ResourceExhausted) and error.retry_after is not None:
+            context.set_trailing_metadata(
+                [("grpc-retry-pushback-ms", str(max(1, int(error.retry_after * 1000))))])
         return error.code, str(error)
     log.exception("%s: internal error", method)
-    return grpc.StatusCode.INTERNAL, f"internal error: {type(error).__name__}: {error}"
+    return grpc.StatusCode.INTERNAL, bounded(f"internal error (a bug; please report it with "
+                                             f"the request): {type(error).__name__}: {error}")
 
 
-def _log(method, request, started, code):
-    log.info("%s game=%s budget=%s status=%s duration_ms=%.1f", method, _game_of(request),
-             _budget_of(request), code.name, (time.perf_counter() - started) * 1e3)
+def _log(method, request, context, started, code):
+    log.info("%s game=%s budget=%s status=%s duration_ms=%.1f peer=%s", method,
+             _game_of(request), _budget_of(request), code.name,
+             (time.perf_counter() - started) * 1e3, quote(context.peer(), 60))
 
 
 def unary(method):
@@ -80,15 +133,16 @@ def unary(method):
             started = time.perf_counter()
             code = grpc.StatusCode.OK
             try:
+                _check_decoded(request)
                 return fn(self, request, context)
             except Exception as e:     # every error becomes a status, never a crash
-                code, message = _status_of(method, e)
+                code, message = _status_of(method, e, context)
                 context.abort(code, message)
             finally:
                 if code == grpc.StatusCode.OK and not context.is_active():
                     code = (grpc.StatusCode.DEADLINE_EXCEEDED
                             if _deadline_passed(context) else grpc.StatusCode.CANCELLED)
-                _log(method, request, started, code)
+                _log(method, request, context, started, code)
         return handler
     return wrap
 
@@ -100,19 +154,20 @@ def streaming(method):
             started = time.perf_counter()
             code = grpc.StatusCode.OK
             try:
+                _check_decoded(request)
                 yield from fn(self, request, context)
             except GeneratorExit:      # the stream was closed under us (cancel, deadline)
                 code = grpc.StatusCode.CANCELLED
                 raise
             except Exception as e:
-                code, message = _status_of(method, e)
+                code, message = _status_of(method, e, context)
                 context.abort(code, message)
             finally:
                 if code == grpc.StatusCode.OK and not context.is_active():
                     code = grpc.StatusCode.CANCELLED
                 if code == grpc.StatusCode.CANCELLED and _deadline_passed(context):
                     code = grpc.StatusCode.DEADLINE_EXCEEDED
-                _log(method, request, started, code)
+                _log(method, request, context, started, code)
         return handler
     return wrap
 
@@ -127,76 +182,132 @@ def _deadline(context) -> float | None:
     return None if left is None else time.monotonic() + left
 
 
+def client_of(context) -> str:
+    """The fairness key of a call: its connection (one gRPC channel)."""
+    return context.peer() or "?"
+
+
 class EngineServicer(pb_grpc.EngineServicer):
-    def __init__(self, limits: Limits, slots: analysis.SearchSlots):
+    def __init__(self, limits: Limits, queue: SearchQueue, files: DataFiles,
+                 cache: ReplayCache | None):
         self.limits = limits
-        self.slots = slots
+        self.queue = queue
+        self.files = files
+        self.cache = cache
 
     @unary("ListGames")
     def ListGames(self, request, context):
-        return pb.ListGamesResponse(games=positions.list_games())
+        return pb.ListGamesResponse(games=positions.list_games(self.files))
 
     @unary("NewGame")
     def NewGame(self, request, context):
-        game = positions.load_game(request.game, "game")
+        game = positions.load_game(request.game, "game", self.files)
         state = game.new_initial_state()
         return pb.NewGameResponse(position=positions.position_info(state),
-                                  game=positions.game_info(game.entry))
+                                  game=positions.game_info(game.entry, self.files))
+
+    def _position(self, request):
+        """(state, canonical record or None, turn start or None)."""
+        if not request.HasField("position"):
+            raise InvalidArgument("position", "a position is required: set 'record' (game "
+                                              "string and steps), 'state' (structured state) "
+                                              "or 'notation'")
+        return positions.resolve_position(request.position, "position", self.files, self.cache)
 
     @unary("LegalActions")
     def LegalActions(self, request, context):
-        state, record = _position(request)
+        state, record, _ = self._position(request)
         return pb.LegalActionsResponse(position=_info(state, record),
                                        actions=positions.legal_actions(state))
 
     @unary("ApplyAction")
     def ApplyAction(self, request, context):
-        state, record = _position(request)
-        if not request.HasField("action"):
-            raise InvalidArgument("action", "the step to apply is required (id or text)")
-        applied = positions.apply_step(state, request.action, "action", record)
-        return pb.ApplyActionResponse(position=_info(state, record),
-                                      applied=applied)
+        state, record, _ = self._position(request)
+        steps = ([("action", request.action)] if request.HasField("action") else [])
+        steps += [(f"actions[{i}]", s) for i, s in enumerate(request.actions)]
+        if not steps:
+            raise InvalidArgument("action", "the step to apply is required (id or text), or "
+                                            "several in 'actions'")
+        applied = [positions.apply_step(state, step, field, record) for field, step in steps]
+        return pb.ApplyActionResponse(position=_info(state, record), applied=applied[-1],
+                                      applied_steps=applied)
+
+    def _acquire(self, context):
+        control = self.queue.ticket(client_of(context))
+        if not context.add_callback(lambda: control.stop(_why_ended(context))):
+            control.stop("cancelled")
+        return self.queue.acquire(client_of(context), _deadline(context), control)
 
     @unary("Suggest")
     def Suggest(self, request, context):
-        state, record = _position(request)
+        state, record, turn_start = self._position(request)
         analysis.check_searchable(state)
         plan = analysis.plan(request.settings, state.get_game(), self.limits)
-        control = self.slots.acquire()
+        if not plan.mcts:          # cheap bots do not queue for a search slot
+            return pb.SuggestResponse(analysis=analysis.bot_move(plan, state),
+                                      position=_info(state, record),
+                                      stop_reason=pb.STOP_REASON_NO_SEARCH)
+        origins = []               # (state, steps taken since) of each earlier turn position
+        if (turn_start is not None and turn_start < len(record.steps)
+                and not request.settings.search_from_here):
+            sent = request.position.record
+            for j in range(turn_start, min(len(record.steps), turn_start + MAX_PLAN_ORIGINS)):
+                prefix = pb.GameRecord(game=sent.game, steps=sent.steps[:j])
+                origin, _, _ = positions.replay_full(prefix, "position.record", self.files,
+                                                     self.cache)
+                origins.append((origin, [s.id for s in record.steps[j:]]))
+        control = self._acquire(context)
         try:
-            if not context.add_callback(lambda: control.stop(_why_ended(context))):
-                control.stop("cancelled")
-            result = analysis.suggest(plan, state, control, _deadline(context))
+            answer = None
+            # The earliest position of this turn whose plan the steps taken
+            # since have followed gives the answer (see SearchSettings.
+            # search_from_here): if the plan of position j was followed to
+            # here, the plans of the earlier positions were not, so the next
+            # call of the turn finds the same j again.
+            for origin, taken in origins:
+                answer = analysis.follow_plan(plan, origin, taken, control, _deadline(context))
+                if answer is not None or control.stopped:
+                    break
+            if answer is None:
+                answer = analysis.suggest(plan, state, control, _deadline(context))
         finally:
-            self.slots.release(control)
-        return pb.SuggestResponse(analysis=result,
-                                  position=_info(state, record))
+            self.queue.release(control)
+        result, reason = answer
+        return pb.SuggestResponse(analysis=result, position=_info(state, record),
+                                  stop_reason=reason)
 
     @streaming("Analyze")
     def Analyze(self, request, context):
-        state, record = _position(request)
+        state, record, _ = self._position(request)
         analysis.check_searchable(state)
         interval_ms = request.report_interval_ms or self.limits.default_report_ms
         if interval_ms < 10 or interval_ms > 600_000:
             raise InvalidArgument("report_interval_ms",
                                   f"must be 0 (default) or 10 to 600000, got {interval_ms}")
+        if request.report_candidates < 0:
+            raise InvalidArgument("report_candidates",
+                                  f"must be 0 (default) or more, got {request.report_candidates}")
+        report_k = request.report_candidates or self.limits.default_report_candidates
         plan = analysis.plan(request.settings, state.get_game(), self.limits)
-        control = self.slots.acquire()
+        if not plan.mcts:
+            msg = pb.AnalyzeResponse(analysis=analysis.bot_move(plan, state), final=True,
+                                     stop_reason=pb.STOP_REASON_NO_SEARCH)
+            msg.position.CopyFrom(_info(state, record))
+            yield msg
+            return
+        control = self._acquire(context)
         try:
-            if not context.add_callback(lambda: control.stop(_why_ended(context))):
-                control.stop("cancelled")
             first = True
             for result, final, reason in analysis.analyze(plan, state, control,
                                                           interval_ms / 1000.0,
-                                                          _deadline(context)):
+                                                          _deadline(context), report_k):
                 msg = pb.AnalyzeResponse(analysis=result, final=final, stop_reason=reason)
                 if first:
                     msg.position.CopyFrom(_info(state, record))
                     first = False
                 yield msg
         finally:
-            self.slots.release(control)
+            self.queue.release(control)
 
 
 def _why_ended(context) -> str:
@@ -207,23 +318,18 @@ def _info(state, record):
     return positions.position_info(state, record, with_record=False)
 
 
-def _position(request):
-    """(state, canonical record or None) of the request's position."""
-    if not request.HasField("position"):
-        raise InvalidArgument("position", "a position is required: set 'record' (game string "
-                                          "and steps) or 'state' (structured state)")
-    return positions.position_state(request.position, "position")
-
-
 class EngineServer:
     """A bound (not yet started) server: `port` is the port it listens on."""
 
-    def __init__(self, server, port, servicer, health_servicer, slots):
+    def __init__(self, server, port, servicer, health_servicer, queue, limits, files, cache):
         self.server = server
         self.port = port
         self.servicer = servicer
         self.health = health_servicer
-        self.slots = slots
+        self.queue = queue
+        self.limits = limits
+        self.files = files
+        self.cache = cache
 
     def start(self) -> "EngineServer":
         self.server.start()
@@ -236,38 +342,76 @@ class EngineServer:
         short (they still answer), wait up to `grace` seconds for calls in
         flight, then cancel what is left. Returns when the server is down."""
         self.health.enter_graceful_shutdown()
-        self.slots.shutdown()
+        self.queue.shutdown()
         self.server.stop(grace).wait()
 
     def wait(self):
         self.server.wait_for_termination()
 
     def running_searches(self) -> int:
-        return self.slots.running()
+        return self.queue.running()
 
 
-def build_server(port: int = 0, host: str = "127.0.0.1", limits: Limits | None = None,
-                 extra_workers: int = 8) -> EngineServer:
-    """Build the server on host:port (0: any free port). Start it with .start()."""
-    limits = limits or Limits()
-    slots = analysis.SearchSlots(limits.max_concurrent_searches)
+def _handlers(servicer: EngineServicer):
+    """easel.v1.Engine's method handlers, decoding requests leniently: a
+    request that does not parse reaches the handler as `Undecodable` (and is
+    answered INVALID_ARGUMENT) instead of gRPC's own INTERNAL."""
+    methods = pb.DESCRIPTOR.services_by_name["Engine"].methods
+    table = {}
+    for m in methods:
+        req = getattr(pb, m.input_type.name)
+        resp = getattr(pb, m.output_type.name)
+        fn = getattr(servicer, m.name)
+        make = (grpc.unary_stream_rpc_method_handler if m.server_streaming
+                else grpc.unary_unary_rpc_method_handler)
+        table[m.name] = make(fn, request_deserializer=_decoder(req),
+                             response_serializer=resp.SerializeToString)
+    return grpc.method_handlers_generic_handler(SERVICE_NAME, table)
+
+
+def build_grpc_server(limits: Limits, workers: int, credentials=None, auth_token: str | None = None,
+                      host: str = "127.0.0.1", port: int = 0):
+    """A grpc.Server with the message limits, the bearer-token check (if a
+    token is given) and a bound port (TLS if `credentials`). (server, port);
+    OSError naming the address if it cannot listen."""
     options = [("grpc.max_receive_message_length", limits.max_message_bytes),
                ("grpc.max_send_message_length", limits.max_message_bytes),
                ("grpc.so_reuseport", 0)]
-    # Searches hold a worker each; the extra workers keep cheap calls (and the
-    # RESOURCE_EXHAUSTED answer itself) flowing while every search slot is busy.
-    pool = futures.ThreadPoolExecutor(max_workers=limits.max_concurrent_searches + extra_workers,
-                                      thread_name_prefix="easel-rpc")
-    server = grpc.server(pool, options=options)
-    servicer = EngineServicer(limits, slots)
-    pb_grpc.add_EngineServicer_to_server(servicer, server)
+    interceptors = [BearerTokenInterceptor(auth_token)] if auth_token else []
+    pool = futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="easel-rpc")
+    server = grpc.server(pool, options=options, interceptors=interceptors)
+    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        bound = (server.add_secure_port(address, credentials) if credentials is not None
+                 else server.add_insecure_port(address))
+    except RuntimeError:
+        bound = 0
+    if bound == 0:
+        raise OSError(f"cannot listen on {address} (in use, or not an address of this machine)")
+    return server, bound
+
+
+def build_server(port: int = 0, host: str = "127.0.0.1", limits: Limits | None = None,
+                 extra_workers: int = 8, files: DataFiles | None = None, credentials=None,
+                 auth_token: str | None = None) -> EngineServer:
+    """Build the server on host:port (0: any free port). Start it with .start().
+
+    files: the data files game options may name (default: the shipped data,
+    by name). credentials: grpc.ssl_server_credentials for TLS (see
+    server/auth.py). auth_token: require "authorization: Bearer <token>"."""
+    limits = limits or Limits()
+    files = files or DataFiles(max_bytes=limits.max_data_bytes)
+    queue = SearchQueue(limits)
+    cache = (ReplayCache(limits.replay_cache_entries, limits.replay_cache_steps)
+             if limits.replay_cache_entries else None)
+    # Running and waiting searches hold a worker each; the extra workers keep
+    # cheap calls, health checks and the RESOURCE_EXHAUSTED answers flowing
+    # while the queue is full.
+    workers = limits.max_concurrent_searches + limits.max_waiting_searches + extra_workers
+    server, bound = build_grpc_server(limits, workers, credentials, auth_token, host, port)
+    servicer = EngineServicer(limits, queue, files, cache)
+    server.add_generic_rpc_handlers([_handlers(servicer)])
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-         reflection.SERVICE_NAME), server)
-    address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    bound = server.add_insecure_port(address)
-    if bound == 0:
-        raise OSError(f"cannot listen on {address}")
-    return EngineServer(server, bound, servicer, health_servicer, slots)
+    reflection.enable(server, (SERVICE_NAME, HEALTH_NAME))
+    return EngineServer(server, bound, servicer, health_servicer, queue, limits, files, cache)

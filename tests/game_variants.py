@@ -124,7 +124,7 @@ def implementation_params() -> list:
     for entry, spec in all_variants():
         for impl in ("core", "reference"):
             marks = ()
-            if impl == "core" and entry.core is None:
+            if impl == "core" and not entry.has_core:
                 marks = pytest.mark.skip(reason=f"{entry.name} has no core implementation yet")
             params.append(pytest.param(spec, impl, id=f"{spec}-{impl}", marks=marks))
     return params
@@ -134,7 +134,7 @@ def differential_params(slow: bool = False) -> list:
     params = []
     for entry, spec in all_variants():
         marks = [pytest.mark.slow] if slow else []
-        if entry.core is None:
+        if not entry.has_core:
             marks.append(pytest.mark.skip(
                 reason=f"{entry.name} has only a reference implementation so far"))
         params.append(pytest.param(spec, id=spec, marks=marks))

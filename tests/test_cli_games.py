@@ -47,7 +47,7 @@ def test_games_json(capsys):
         for name, option in entry.options.items():
             assert g["options"][name] == {"type": option.type.__name__,
                                           "default": option.default, "doc": option.doc}
-        expected = ["core", "reference"] if entry.core is not None else ["reference"]
+        expected = entry.implementations
         assert g["implementations"] == expected
         assert g["placeholder_data"] == list(entry.placeholder_data)
         for implementation in g["implementations"]:

@@ -3,6 +3,8 @@ GameSpecError whose message names the problem; good strings have one
 canonical form, the same for both implementations."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from easel import engine
@@ -102,7 +104,7 @@ def test_canonical_string_round_trip(entry, spec):
     assert parsed_entry is entry
     assert canonical_string(entry, params) == spec
     assert engine.parse_game_string(spec)[1] == params
-    impls = ["reference"] + (["core"] if entry.core is not None else [])
+    impls = ["reference"] + (["core"] if entry.has_core else [])
     for implementation in impls:
         game = engine.load_game(spec, implementation=implementation)
         assert game.spec == spec and game.params == params and game.name == entry.name
@@ -139,26 +141,19 @@ def test_both_implementations_load():
         assert game.num_players() == 3
 
 
-def test_missing_core_points_to_the_reference(monkeypatch):
-    from easel.engine import registry
-    pig = engine.game_entry("pig")
-    only_reference = GameEntry(
-        name="only_reference", long_name="Only a reference", description="test entry",
-        min_players=2, max_players=2, options={"players": Option(int, 2, "players")},
-        core=None, reference=pig.reference)
-    monkeypatch.setitem(registry._REGISTRY, "only_reference", only_reference)
-    with pytest.raises(GameSpecError, match="no core implementation") as info:
-        engine.load_game("only_reference")
+def test_missing_core_points_to_the_reference():
+    from kit_fakes import fake_game
+    with fake_game("only_reference"):
+        with pytest.raises(GameSpecError, match="no core implementation") as info:
+            engine.load_game("only_reference")
     assert "reference" in str(info.value)
 
 
 def test_cross_option_check(monkeypatch):
     from easel.engine import registry
     pig = engine.game_entry("pig")
-    checked = GameEntry(
-        name="checked_pig", long_name="Checked", description="test entry",
-        min_players=2, max_players=10, options=dict(pig.options), core=pig.core,
-        reference=pig.reference,
+    checked = dataclasses.replace(
+        pig, name="checked_pig",
         check=lambda p: "winscore must exceed diceoutcomes"
         if p["winscore"] <= p["diceoutcomes"] else None)
     monkeypatch.setitem(registry._REGISTRY, "checked_pig", checked)

@@ -23,7 +23,7 @@ def _chance_nodes(game, n_games, rng):
 def _specs():
     specs = list(SPECS)
     for entry in engine.registered_games():
-        if entry.core is not None and entry.name not in ("pig", "connect_four"):
+        if entry.has_core and entry.name not in ("pig", "connect_four"):
             specs.append(entry.name)
     return specs
 

@@ -1,27 +1,23 @@
-"""Connect Four, 6x7, as OpenSpiel plays it: a reference game for the search."""
-from easel.engine.game import ReferenceGame, build_core_game
-from easel.engine.registry import GameEntry, register
+"""Connect Four, 6x7, as OpenSpiel plays it: a reference game for the search.
 
-from . import codec
-
-FACTS = dict(num_players=2, num_distinct_actions=7, max_chance_outcomes=0,
-             max_game_length=42, min_utility=-1.0, max_utility=1.0)
+The smallest complete game in Easel, and the worked example of
+docs/adding-a-game.md."""
+from easel.engine.kit import Capabilities, GameEntry, GameFacts, GameHooks, register
 
 
-def _core(params):
-    from . import core
-    return build_core_game(ENTRY, params, codec, core)
+def facts(params) -> GameFacts:
+    return GameFacts(num_players=2, num_distinct_actions=7, max_chance_outcomes=0,
+                     max_game_length=42, min_utility=-1.0, max_utility=1.0)
 
 
-def _reference(params):
-    from .reference import ConnectFourState
-    return ReferenceGame(ENTRY, params, codec, FACTS, ConnectFourState)
-
-
-ENTRY = GameEntry(
+ENTRY = register(GameEntry(
     name="connect_four", long_name="Connect Four",
     description="Two players drop stones into a 6x7 grid; four in a row wins. "
                 "A reference game for validating and comparing the search.",
     min_players=2, max_players=2, options={}, players_option=None,
-    core=_core, reference=_reference)
-register(ENTRY)
+    facts=facts,
+    capabilities=Capabilities(heuristic_bot=True),
+    hooks=GameHooks(reference="easel.engine.connect_four.reference:ConnectFourState",
+                    codec="easel.engine.connect_four.codec",
+                    core="easel.engine.connect_four.core",
+                    policies="easel.engine.connect_four.policies")))

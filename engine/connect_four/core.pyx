@@ -77,26 +77,14 @@ cdef void c4_returns(const GameC* g, const void* s, double* out) noexcept nogil:
         out[1 - st.winner] = -1.0
 
 
-def make_core(params):
-    cdef CoreGame core = CoreGame.__new__(CoreGame)
-    core.c.num_players = 2
-    core.c.num_distinct_actions = C4_COLS
-    core.c.max_chance_outcomes = 0
-    core.c.max_game_length = C4_ROWS * C4_COLS
-    core.c.min_utility = -1.0
-    core.c.max_utility = 1.0
+def make_core(params, facts):
+    cdef CoreGame core = CoreGame.from_facts(facts)
     core.c.state_size = sizeof(C4StateC)
-    core.c.params = NULL
     core.c.current_player = c4_current_player
     core.c.legal_actions = c4_legal_actions
     core.c.chance_outcomes = c4_chance_outcomes
     core.c.apply_action = c4_apply
     core.c.returns = c4_returns
-    core.c.evaluate = NULL
-    core.c.sample_chance = NULL
-    core.c.scores = NULL
-    core.c.rollout_action = NULL
-    core.c.score_scale = 0.0
     return core
 
 

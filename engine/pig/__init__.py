@@ -1,32 +1,21 @@
 """Pig, as OpenSpiel plays it (2 players, six-sided die, first to 100):
 a small game with chance nodes, for validating and comparing the search."""
-from easel.engine.game import ReferenceGame, build_core_game
-from easel.engine.registry import GameEntry, Option, register
-
-from . import codec
+from easel.engine.kit import (Capabilities, GameEntry, GameFacts, GameHooks, Option,
+                              register)
 
 
-def _facts(params):
-    return dict(num_players=params["players"], num_distinct_actions=2,
-                max_chance_outcomes=2 if params["piglet"] else params["diceoutcomes"],
-                max_game_length=params["horizon"], min_utility=-1.0, max_utility=1.0)
-
-
-def _core(params):
-    from . import core
-    return build_core_game(ENTRY, params, codec, core)
-
-
-def _reference(params):
-    from .reference import PigState
-    return ReferenceGame(ENTRY, params, codec, _facts(params), PigState)
+def facts(params) -> GameFacts:
+    return GameFacts(num_players=params["players"], num_distinct_actions=2,
+                     max_chance_outcomes=2 if params["piglet"] else params["diceoutcomes"],
+                     max_game_length=params["horizon"], min_utility=-1.0, max_utility=1.0,
+                     score_scale=params["winscore"] / 2.0)
 
 
 def _range(lo, hi):
     return lambda v: None if lo <= v <= hi else f"must be between {lo} and {hi}"
 
 
-ENTRY = GameEntry(
+ENTRY = register(GameEntry(
     name="pig", long_name="Pig",
     description="Dice game: roll to build a turn total or stop to bank it; a 1 loses the "
                 "turn. First to the win score wins. A reference game with chance nodes.",
@@ -39,5 +28,8 @@ ENTRY = GameEntry(
         "diceoutcomes": Option(int, 6, "faces of the die", _range(2, 64)),
         "piglet": Option(bool, False, "piglet variant: a roll is 1 or not 1, worth 1"),
     },
-    core=_core, reference=_reference)
-register(ENTRY)
+    facts=facts,
+    capabilities=Capabilities(scores=True, heuristic_bot=True),
+    hooks=GameHooks(reference="easel.engine.pig.reference:PigState",
+                    codec="easel.engine.pig.codec", core="easel.engine.pig.core",
+                    policies="easel.engine.pig.policies")))

@@ -125,8 +125,8 @@ cdef void pig_scores(const GameC* g, const void* s, double* out) noexcept nogil:
         out[i] = st.scores[i]
 
 
-def make_core(params):
-    cdef CoreGame core = CoreGame.__new__(CoreGame)
+def make_core(params, facts):
+    cdef CoreGame core = CoreGame.from_facts(facts)
     cdef PigParamsC p
     p.players = params["players"]
     p.horizon = params["horizon"]
@@ -135,23 +135,14 @@ def make_core(params):
     p.piglet = params["piglet"]
     p.p_one = 1.0 / p.dice_outcomes
     core.set_params((<char*> &p)[:sizeof(PigParamsC)])
-    core.c.num_players = p.players
-    core.c.num_distinct_actions = 2
-    core.c.max_chance_outcomes = 2 if p.piglet else p.dice_outcomes
-    core.c.max_game_length = p.horizon
-    core.c.min_utility = -1.0
-    core.c.max_utility = 1.0
     core.c.state_size = sizeof(PigStateC)
     core.c.current_player = pig_current_player
     core.c.legal_actions = pig_legal_actions
     core.c.chance_outcomes = pig_chance_outcomes
     core.c.apply_action = pig_apply
     core.c.returns = pig_returns
-    core.c.evaluate = NULL
     core.c.sample_chance = pig_sample_chance
     core.c.scores = pig_scores
-    core.c.rollout_action = NULL
-    core.c.score_scale = p.win_score / 2.0
     return core
 
 

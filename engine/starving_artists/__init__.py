@@ -3,28 +3,18 @@ canvases from the market, paint them cube by cube, sell the finished
 paintings at the end of the day for food, paint from the payday pile and
 stars. The reference (`reference.py`) is the executable spec; ENCODING.md
 fixes the action space, RULINGS.md the readings of the rulebook."""
-from easel.engine.game import ReferenceGame, build_core_game
-from easel.engine.registry import GameEntry, Option, register
-
-from . import codec
+from easel.engine.kit import (Capabilities, GameEntry, GameFacts, GameHooks, Option,
+                              register)
 
 
-def _facts(params):
+def facts(params) -> GameFacts:
     from .rules import NUM_ACTIONS, make_rules, max_game_length
     r = make_rules(params)
-    return dict(num_players=r.n, num_distinct_actions=NUM_ACTIONS,
-                max_chance_outcomes=max(8, r.n_cards),
-                max_game_length=max_game_length(r), min_utility=-1.0, max_utility=1.0)
-
-
-def _core(params):
-    from . import core
-    return build_core_game(ENTRY, params, codec, core)
-
-
-def _reference(params):
-    from .reference import StarvingArtistsState
-    return ReferenceGame(ENTRY, params, codec, _facts(params), StarvingArtistsState)
+    # score_scale: stars; a typical spread of final stars between players.
+    return GameFacts(num_players=r.n, num_distinct_actions=NUM_ACTIONS,
+                     max_chance_outcomes=max(8, r.n_cards),
+                     max_game_length=max_game_length(r), min_utility=-1.0, max_utility=1.0,
+                     score_scale=10.0)
 
 
 def _range(lo, hi):
@@ -43,18 +33,7 @@ def _check(params):
     return None
 
 
-def _deck_option():
-    """The deck option; declared as naming a data file where the registry
-    knows that (Option(..., data_file=True))."""
-    doc = ("the canvas deck: 38 (the rule's 38 canvases of the shipped file, RULINGS.md §3), "
-           "all (its 148 canvases), or the path of a canvas JSON file")
-    try:
-        return Option(str, "38", doc, data_file=True)
-    except TypeError:
-        return Option(str, "38", doc)
-
-
-ENTRY = GameEntry(
+ENTRY = register(GameEntry(
     name="starving_artists", long_name="Starving Artists",
     description="Starving Artists (2-4 players, or solo with players=1): work for paint "
                 "cubes, buy canvases from the market at 3/2/1, paint them, sell finished "
@@ -68,7 +47,9 @@ ENTRY = GameEntry(
     options={
         "players": Option(int, 2, "number of players; 1 plays the solo variant", _range(1, 4)),
         "start": Option(int, 0, "seat of the first player (the carrot)", _range(0, 3)),
-        "deck": _deck_option(),
+        "deck": Option(str, "38", "the canvas deck: 38 (the rule's 38 canvases of the shipped "
+                                  "file, RULINGS.md §3), all (its 148 canvases), or the path "
+                                  "of a canvas JSON file", data_file=True),
         "famestars": Option(int, 0, "stars that end the game (0: by player count, 20/18/15; "
                                     "solo 20)", _range(0, 200)),
         "famepaintings": Option(int, 0, "paintings that end the game (0: by player count, "
@@ -79,23 +60,25 @@ ENTRY = GameEntry(
                                           "discard a sold painting to eat its stars"),
         "setaside": Option(int, 15, "solo: canvases set aside unseen", _range(0, 150)),
     },
-    core=_core, reference=_reference,
+    facts=facts,
+    capabilities=Capabilities(structured_states=True, notation=True, scores=True,
+                              rollout_policy=True, heuristic_bot=True),
     placeholder_data=("canvas values (data/canvases.json: transcribed from a fan "
                       "implementation; some differ from card scans)",
                       "the 38-canvas deck (chosen from the 148 by a documented rule, not "
                       "the printed deck list)"),
+    left_out=("player-to-player trades (optional rule): an open offer to the table needs a "
+              "negotiation model no bot has (RULINGS.md §31)",),
     check=_check,
-    # Measured with `easel arena` on starving_artists(players=2): rollouts by
-    # the core's rollout policy beat uniform rollouts at 300 iterations,
-    # 0.983 [0.948, 1.000] over 30 games in duplicate blocks (seed 11): with
-    # uniform rollouts hardly any playout sells a painting, so the search
-    # cannot see that selling feeds. Score margin and the form were not
-    # measured (the generic values stand).
-    extra={"search_defaults": {"form": "is", "margin_weight": 0.0, "rollout_depth": -1,
-                               "rollout": "policy"}})
-register(ENTRY)
-
-
-def from_json(game, view):
-    """A state of `game` built from its JSON view (see view.py)."""
-    return game.state_from_json(view)
+    # search_defaults, measured with `easel arena` on starving_artists(players=2): rollouts
+    # by the core's rollout policy beat uniform rollouts at 300 iterations, 0.983
+    # [0.948, 1.000] over 30 games in duplicate blocks (seed 11): with uniform rollouts
+    # hardly any playout sells a painting, so the search cannot see that selling feeds.
+    # The score-margin weight and the form were not measured (the generic values stand).
+    hooks=GameHooks(reference="easel.engine.starving_artists.reference:StarvingArtistsState",
+                    codec="easel.engine.starving_artists.codec",
+                    core="easel.engine.starving_artists.core",
+                    notation="easel.engine.starving_artists.notation",
+                    policies="easel.engine.starving_artists.policies",
+                    search_defaults={"form": "is", "margin_weight": 0.0, "rollout_depth": -1,
+                                     "rollout": "policy"})))

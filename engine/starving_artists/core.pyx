@@ -992,9 +992,9 @@ cdef void sa_init(const SAParamsC* P, SAStateC* st) noexcept nogil:
 
 
 # ------------------------------------------------------------ Python face
-def make_core(params):
-    from .rules import NUM_ACTIONS, make_rules, max_game_length
-    cdef CoreGame core = CoreGame.__new__(CoreGame)
+def make_core(params, facts):
+    from .rules import NUM_ACTIONS, make_rules
+    cdef CoreGame core = CoreGame.from_facts(facts)
     cdef SAParamsC P
     cdef int i, k, j
     r = make_rules(params)
@@ -1025,13 +1025,6 @@ def make_core(params):
             j = next(j for j in range(k + 1) if card.squares[j] == cols)
             P.card_kind[i][k] = 1 << j
     core.set_params((<char*> &P)[:sizeof(SAParamsC)])
-    core.c.num_players = r.n
-    core.c.num_distinct_actions = SA_NUM_ACTIONS
-    core.c.max_chance_outcomes = max(8, r.n_cards)
-    core.c.max_game_length = max_game_length(r)
-    core.c.min_utility = -1.0
-    core.c.max_utility = 1.0
-    core.c.score_scale = 10.0
     core.c.state_size = sizeof(SAStateC)
     core.c.current_player = sa_current_player
     core.c.legal_actions = sa_legal_actions
@@ -1175,8 +1168,3 @@ def scores(CoreState state):
     cdef double out[SA_MAX_PLAYERS]
     core.c.scores(&core.c, state.ptr(), out)
     return [out[i] for i in range(core.c.num_players)]
-
-
-def score_scale(game):
-    cdef CoreGame core = game.core
-    return core.c.score_scale

@@ -2,28 +2,19 @@
 them onto paintings in the orientation each space requires, win majorities.
 The reference (`reference.py`) is the executable spec; ENCODING.md fixes the
 action space, RULINGS.md the readings of the rulebook."""
-from easel.engine.game import ReferenceGame, build_core_game
-from easel.engine.registry import GameEntry, Option, register
-
-from . import codec
+from easel.engine.kit import (Capabilities, GameEntry, GameFacts, GameHooks, Option,
+                              register)
 
 
-def _facts(params):
+def facts(params) -> GameFacts:
     from .rules import NUM_ACTIONS, make_rules, max_game_length
     r = make_rules(params)
-    return dict(num_players=r.n, num_distinct_actions=NUM_ACTIONS,
-                max_chance_outcomes=max(20, len(r.deck.cards)),
-                max_game_length=max_game_length(r), min_utility=-1.0, max_utility=1.0)
-
-
-def _core(params):
-    from . import core
-    return build_core_game(ENTRY, params, codec, core)
-
-
-def _reference(params):
-    from .reference import VanGoghState
-    return ReferenceGame(ENTRY, params, codec, _facts(params), VanGoghState)
+    # score_scale: a typical spread of final scores, which divides score
+    # margins in the search's utility.
+    return GameFacts(num_players=r.n, num_distinct_actions=NUM_ACTIONS,
+                     max_chance_outcomes=max(20, len(r.deck.cards)),
+                     max_game_length=max_game_length(r), min_utility=-1.0, max_utility=1.0,
+                     score_scale=30.0)
 
 
 def _range(lo, hi):
@@ -42,7 +33,7 @@ def _check(params):
     return None
 
 
-ENTRY = GameEntry(
+ENTRY = register(GameEntry(
     name="vangogh", long_name="Van Gogh",
     description="Van Gogh (2-5 players, or solo with players=1): choose characters, roll "
                 "Minigoghs and paint them onto paintings in the required orientations; "
@@ -58,17 +49,19 @@ ENTRY = GameEntry(
         "start": Option(int, 0, "seat of the starting player", _range(0, 4)),
         "roll": Option(str, "1-1-1-1", "roll weights lying down-sideway-upright-upside down"),
         "purpleactive": Option(bool, True, "purple's inactive Minigoghs score as active at the "
-                                           "end (GAMES.md ruling 5)"),
+                                           "end (RULINGS.md R5)"),
         "maxrounds": Option(int, 30, "the game also ends after this many rounds (bounds the "
                                      "game length)", _range(1, 200)),
         "deck": Option(str, "", "path of a painting-deck JSON file (default: the shipped "
-                                "placeholder deck)"),
+                                "placeholder deck)", data_file=True),
     },
-    core=_core, reference=_reference,
+    facts=facts,
+    capabilities=Capabilities(structured_states=True, scores=True, rollout_policy=True,
+                              heuristic_bot=True),
     placeholder_data=("painting deck (data/paintings-placeholder.json)",
                       "orientations printed on the palettes' inactive spaces"),
     check=_check,
-    # Measured with `easel arena` on vangogh(players=2) (notes on the search
+    # search_defaults, measured with `easel arena` on vangogh(players=2) (notes on the search
     # issue): the information-set form beat the closed-loop form at 2,000
     # iterations (0.60 over 60 games), and a score-margin weight of 0.5 beat
     # none (0.3: 0.65 over 80 games at 500 iterations; 0.6 vs 0.3: 0.55).
@@ -77,12 +70,9 @@ ENTRY = GameEntry(
     # core's rollout policy (epsilon-greedy, epsilon 0.3): at 500 iterations
     # it beat uniform rollouts 0.740 [0.658, 0.822] over 100 games (seed 21;
     # epsilon 0.15: 0.565 [0.473, 0.657]).
-    extra={"search_defaults": {"form": "is", "margin_weight": 0.5, "rollout_depth": -1,
-                               "rollout": "policy"}})
-register(ENTRY)
+    hooks=GameHooks(reference="easel.engine.vangogh.reference:VanGoghState",
+                    codec="easel.engine.vangogh.codec", core="easel.engine.vangogh.core",
+                    policies="easel.engine.vangogh.policies",
+                    search_defaults={"form": "is", "margin_weight": 0.5, "rollout_depth": -1,
+                                     "rollout": "policy"})))
 
-
-def from_json(game, view):
-    """A state of `game` built from its JSON view (see view.py); the reference
-    loads it directly, a core through its `state_from_json`."""
-    return game.state_from_json(view)

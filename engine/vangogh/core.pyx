@@ -1403,9 +1403,9 @@ cdef void vg_init(const VanGoghParamsC* P, VanGoghStateC* st) noexcept nogil:
 
 
 # ------------------------------------------------------------ Python face
-def make_core(params):
-    from .rules import NUM_ACTIONS, make_rules, max_game_length
-    cdef CoreGame core = CoreGame.__new__(CoreGame)
+def make_core(params, facts):
+    from .rules import NUM_ACTIONS, make_rules
+    cdef CoreGame core = CoreGame.from_facts(facts)
     cdef VanGoghParamsC P
     cdef int i, k, o
     r = make_rules(params)
@@ -1440,13 +1440,6 @@ def make_core(params):
         for k in range(3):
             P.card_frame[i][k] = card.frame[k]
     core.set_params((<char*> &P)[:sizeof(VanGoghParamsC)])
-    core.c.num_players = r.n
-    core.c.num_distinct_actions = VG_NUM_ACTIONS
-    core.c.max_chance_outcomes = max(20, len(cards))
-    core.c.max_game_length = max_game_length(r)
-    core.c.min_utility = -1.0
-    core.c.max_utility = 1.0
-    core.c.score_scale = 30.0
     core.c.state_size = sizeof(VanGoghStateC)
     core.c.current_player = vg_current_player
     core.c.legal_actions = vg_legal_actions
@@ -1605,8 +1598,3 @@ def scores(CoreState state):
     core.c.scores(&core.c, state.ptr(), out)
     return [out[i] for i in range(core.c.num_players)]
 
-
-def score_scale(game):
-    """The score_scale the core declares (a typical spread of final scores)."""
-    cdef CoreGame core = game.core
-    return core.c.score_scale

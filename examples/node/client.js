@@ -5,7 +5,10 @@
 //   node client.js [--server 127.0.0.1:50051] [--iterations 2000]
 //
 // It lists the games, starts a Connect Four game, applies a move, shows that
-// an illegal move is refused with INVALID_ARGUMENT, and asks for a suggestion.
+// an illegal move (and a 70 KB game string) is refused with INVALID_ARGUMENT,
+// and asks for a suggestion. The channel uses the project's retry policy
+// (server/retry.py), so a full search queue is retried after the server's
+// pushback delay.
 'use strict';
 
 const path = require('path');
@@ -13,6 +16,20 @@ const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
 const PROTO_ROOT = path.resolve(__dirname, '..', '..', 'proto');
+
+// The retry policy the project publishes (server/retry.py, SERVICE_CONFIG).
+const SERVICE_CONFIG = {
+  methodConfig: [{
+    name: [{ service: 'easel.v1.Engine' }],
+    retryPolicy: {
+      maxAttempts: 5,
+      initialBackoff: '0.1s',
+      maxBackoff: '10s',
+      backoffMultiplier: 2,
+      retryableStatusCodes: ['RESOURCE_EXHAUSTED', 'UNAVAILABLE'],
+    },
+  }],
+};
 
 function parseArgs(argv) {
   const args = { server: '127.0.0.1:50051', iterations: 2000 };
@@ -36,7 +53,9 @@ function loadEngine(server) {
     oneofs: true,
   });
   const easel = grpc.loadPackageDefinition(definition).easel.v1;
-  return new easel.Engine(server, grpc.credentials.createInsecure());
+  return new easel.Engine(server, grpc.credentials.createInsecure(), {
+    'grpc.service_config': JSON.stringify(SERVICE_CONFIG),
+  });
 }
 
 // Promise wrapper for a unary call, with a deadline.
@@ -84,6 +103,17 @@ async function main() {
     if (err.code !== grpc.status.INVALID_ARGUMENT) throw err;
     console.log(`illegal move refused: INVALID_ARGUMENT: ${err.details}`);
   }
+
+  // Client text is quoted back short: a huge input gets a short, usable error,
+  // and the channel stays healthy for the next calls.
+  try {
+    await call(client, 'newGame', { game: 'pig(' + 'x'.repeat(70000) + ')' });
+    throw new Error('a 70 KB game string was accepted');
+  } catch (err) {
+    if (err.code !== grpc.status.INVALID_ARGUMENT) throw err;
+    console.log(`long input refused: INVALID_ARGUMENT (${err.details.length} characters)`);
+  }
+  for (let i = 0; i < 2; i += 1) await call(client, 'newGame', { game: 'pig' });
 
   const suggestion = await call(client, 'suggest', {
     position: record('connect_four', ['x3']),

@@ -23,7 +23,9 @@ def describe() -> list[dict]:
             "options": {k: {"type": o.type.__name__, "default": o.default, "doc": o.doc}
                         for k, o in sorted(e.options.items())},
             "placeholder_data": list(e.placeholder_data),
-            "implementations": ["core", "reference"] if e.core else ["reference"],
+            "implementations": e.implementations,
+            "capabilities": e.capabilities.names(),
+            "left_out": list(e.left_out),
         })
     return out
 
@@ -40,6 +42,10 @@ def run(args) -> int:
         print(f"    {g['description']}")
         for k, o in g["options"].items():
             print(f"    {k}: {o['type']} = {o['default']!r}  {o['doc']}")
+        print("    offers: " + (", ".join(c.replace("_", " ") for c in g["capabilities"])
+                                  or "the game contract only"))
         if g["placeholder_data"]:
             print("    placeholder data: " + "; ".join(g["placeholder_data"]))
+        for item in g["left_out"]:
+            print(f"    left out: {item}")
     return 0

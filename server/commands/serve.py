@@ -1,15 +1,21 @@
 """`easel serve`: run the gRPC service easel.v1.Engine (with health checking
-and reflection) until SIGTERM or SIGINT, which drain the calls in flight."""
+and reflection) until SIGTERM or SIGINT, which drain the calls in flight.
+
+Exposed to a network: --tls-cert/--tls-key (and --tls-client-ca for mutual
+TLS), --auth-token-file for a bearer token, --data-dir for the data files
+game options may name. Every startup problem is one line on stderr and exit
+status 2."""
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import sys
 import threading
 
 
 def add_parser(sub):
-    from easel.server.analysis import Limits
+    from easel.server.limits import Limits
     d = Limits()
     p = sub.add_parser("serve", help="serve the engine over gRPC (easel.v1.Engine)",
                        description="Serve easel.v1.Engine over gRPC, with health checking "
@@ -25,35 +31,95 @@ def add_parser(sub):
     p.add_argument("--max-seconds", type=float, default=d.max_seconds,
                    help="largest time budget a request may ask (default %(default)s)")
     p.add_argument("--max-searches", type=int, default=d.max_concurrent_searches,
-                   help="searches running at once; more get RESOURCE_EXHAUSTED "
+                   help="searches running at once; more wait in a fair queue "
                         "(default %(default)s)")
+    p.add_argument("--max-waiting", type=int, default=d.max_waiting_searches,
+                   help="searches waiting for a slot, all clients; more get RESOURCE_EXHAUSTED "
+                        "with a retry delay (default %(default)s)")
+    p.add_argument("--max-waiting-per-client", type=int, default=d.max_waiting_per_client,
+                   help="searches waiting for a slot from one client (default %(default)s)")
     p.add_argument("--max-threads", type=int, default=d.max_threads,
                    help="search threads one request may use (default %(default)s)")
     p.add_argument("--max-message-bytes", type=int, default=d.max_message_bytes,
                    help="largest request or response (default %(default)s)")
     p.add_argument("--default-iterations", type=int, default=d.default_iterations,
                    help="budget of a request that sets none (default %(default)s)")
+    p.add_argument("--data-dir", metavar="DIR", default=None,
+                   help="the data files (decks, ...) game options may name, by file name; "
+                        "default: the data shipped with each game")
+    p.add_argument("--max-data-bytes", type=int, default=d.max_data_bytes,
+                   help="largest data file a game option may name (default %(default)s)")
+    p.add_argument("--tls-cert", metavar="PEM", default=None,
+                   help="serve TLS with this certificate chain (needs --tls-key)")
+    p.add_argument("--tls-key", metavar="PEM", default=None, help="the TLS private key")
+    p.add_argument("--tls-client-ca", metavar="PEM", default=None,
+                   help="require client certificates signed by this CA (mutual TLS)")
+    p.add_argument("--auth-token-file", metavar="FILE", default=None,
+                   help="require 'authorization: Bearer <token>' metadata on every call but "
+                        "health checks; the token is the file's content")
+    p.add_argument("--replay-cache", type=int, default=d.replay_cache_entries,
+                   help="recently replayed records kept to answer the next call of a game "
+                        "faster (0: none; default %(default)s)")
     p.add_argument("--grace", type=float, default=5.0,
                    help="seconds given to calls in flight on shutdown (default %(default)s)")
     p.add_argument("--log-level", default="INFO", help="logging level (default %(default)s)")
     p.set_defaults(func=run)
 
 
+def _port_problem(host: str, port: int) -> str | None:
+    """Why host:port cannot be listened on, found before gRPC tries (whose own
+    failure is a log line from its C core and an exception); None if free.
+    Bound the way gRPC binds (SO_REUSEADDR), then released at once."""
+    import socket
+    if port == 0:
+        return None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        return f"cannot listen on {host}:{port}: {e.strerror}"
+    for family, kind, proto, _, address in infos[:1]:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as e:
+                return f"cannot listen on {host}:{port}: {e.strerror.lower()}"
+    return None
+
+
 def run(args) -> int:
-    from easel.server.analysis import Limits
+    from easel.server.auth import read_token, server_credentials
+    from easel.server.datafiles import DataFiles
+    from easel.server.limits import Limits
     from easel.server.service import build_server
 
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     log = logging.getLogger("easel.server")
+
+    def fail(message) -> int:
+        print(f"easel serve: error: {message}", file=sys.stderr)
+        return 2
+
     try:
         limits = Limits(max_iterations=args.max_iterations, max_seconds=args.max_seconds,
                         max_concurrent_searches=args.max_searches, max_threads=args.max_threads,
+                        max_waiting_searches=args.max_waiting,
+                        max_waiting_per_client=args.max_waiting_per_client,
                         max_message_bytes=args.max_message_bytes,
+                        max_data_bytes=args.max_data_bytes,
+                        replay_cache_entries=args.replay_cache,
                         default_iterations=args.default_iterations)
+        files = DataFiles(args.data_dir, max_bytes=limits.max_data_bytes)
+        if (args.tls_cert is None) != (args.tls_key is None):
+            return fail("--tls-cert and --tls-key go together")
+        if args.tls_client_ca and not args.tls_cert:
+            return fail("--tls-client-ca needs --tls-cert and --tls-key")
+        credentials = (server_credentials(args.tls_cert, args.tls_key, args.tls_client_ca)
+                       if args.tls_cert else None)
+        token = read_token(args.auth_token_file) if args.auth_token_file else None
     except ValueError as e:
-        print(f"easel serve: error: {e}", file=sys.stderr)
-        return 2
+        return fail(e)
     stopping = threading.Event()
 
     def on_signal(signum, frame):
@@ -62,12 +128,38 @@ def run(args) -> int:
     # Handlers first: a signal that comes while the server starts still drains.
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    srv = build_server(port=args.port, host=args.host, limits=limits).start()
-    log.info("serving easel.v1.Engine on %s:%d (%s)", args.host, srv.port, limits)
+    problem = _port_problem(args.host, args.port)
+    if problem:
+        return fail(problem)
+    try:
+        srv = build_server(port=args.port, host=args.host, limits=limits, files=files,
+                           credentials=credentials, auth_token=token).start()
+    except OSError as e:
+        return fail(e)
+    if token and credentials is None and args.host not in ("127.0.0.1", "::1", "localhost"):
+        log.warning("a bearer token over a plain connection travels in clear: add --tls-cert")
+    log.info("serving easel.v1.Engine on %s:%d (%s%s%s; data: %s)", args.host, srv.port,
+             "TLS" if credentials else "plaintext",
+             ", client certificates" if args.tls_client_ca else "",
+             ", bearer token" if token else "", files.directory or "shipped", )
+    log.info("limits: %s", limits)
     print(f"listening on {args.host}:{srv.port}", flush=True)
     while not stopping.wait(0.5):
         pass
     log.info("shutting down: draining calls in flight (grace %.1f s)", args.grace)
     srv.stop(grace=args.grace)
+    # Every call has ended; a worker thread still alive here is a bug, and
+    # must not keep the process from exiting (the interpreter waits for
+    # non-daemon threads).
+    stuck = [t for t in threading.enumerate()
+             if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    for t in stuck:
+        t.join(timeout=1.0)
+    stuck = [t for t in stuck if t.is_alive()]
     log.info("stopped")
+    if stuck:
+        log.warning("%d worker threads still busy after the drain; exiting anyway", len(stuck))
+        logging.shutdown()
+        sys.stdout.flush()
+        os._exit(0)
     return 0

@@ -9,6 +9,12 @@ action id or its text as `easel` writes it ("x3", "roll", "Roll 4");
 blank lines and lines starting with '#' are skipped. A file written by
 `state.serialize()` (first line "easel-state-v1", then the game string) is
 read too; its game string must then match GAME. "-" reads standard input.
+--position TEXT gives the position in the game's table notation instead (for
+games that have one).
+
+The private in-process server accepts data-file paths in game options (it
+is this user's own command), and only from this process: it listens on a
+loopback port and requires a random bearer token.
 """
 from __future__ import annotations
 
@@ -23,6 +29,8 @@ def add_parser(sub):
     p.add_argument("--record", metavar="FILE", default=None,
                    help="steps since the initial state, one per line ('-': stdin); "
                         "default: the initial position")
+    p.add_argument("--position", metavar="TEXT", default=None,
+                   help="the position in the game's table notation (instead of --record)")
     p.add_argument("--iterations", type=int, default=None, help="iteration budget")
     p.add_argument("--time", type=float, default=None, help="time budget in seconds")
     p.add_argument("--seed", type=int, default=None)
@@ -31,6 +39,13 @@ def add_parser(sub):
     p.add_argument("--bot", default="", help="bot spec (default mcts)")
     p.add_argument("--server", metavar="HOST:PORT", default=None,
                    help="ask this server (default: start one in-process)")
+    p.add_argument("--tls", action="store_true", help="connect to --server over TLS")
+    p.add_argument("--tls-ca", metavar="PEM", default=None,
+                   help="CA that signed the server's certificate (implies --tls)")
+    p.add_argument("--tls-cert", metavar="PEM", default=None, help="client certificate (mutual TLS)")
+    p.add_argument("--tls-key", metavar="PEM", default=None, help="client certificate's key")
+    p.add_argument("--auth-token-file", metavar="FILE", default=None,
+                   help="send the bearer token in this file")
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
     p.set_defaults(func=run)
 
@@ -50,25 +65,42 @@ def read_record(text: str, game: str) -> list:
 
 
 def run(args) -> int:
+    import secrets
+
     import grpc
     from google.protobuf import json_format
 
+    from easel.v1 import engine_pb2 as pb
     from easel.server.client import EngineClient
 
+    if args.position is not None and args.record:
+        print("easel suggest: error: give --record or --position, not both", file=sys.stderr)
+        return 2
     steps = []
     if args.record:
         text = sys.stdin.read() if args.record == "-" else open(args.record).read()
         steps = read_record(text, args.game)
+    position_msg = None
+    if args.position is not None:
+        position_msg = pb.Position(notation=pb.TableNotation(game=args.game, text=args.position))
     local = None
     target = args.server
+    token = None
+    if args.auth_token_file:
+        from easel.server.auth import read_token
+        token = read_token(args.auth_token_file)
     if target is None:
+        from easel.server.datafiles import DataFiles
         from easel.server.service import build_server
-        local = build_server(port=0).start()
+        token = secrets.token_urlsafe(24)
+        local = build_server(port=0, files=DataFiles(allow_paths=True), auth_token=token).start()
         target = f"127.0.0.1:{local.port}"
     try:
-        with EngineClient(target, timeout=None) as client:
+        with EngineClient(target, timeout=None, tls=args.tls, ca=args.tls_ca, cert=args.tls_cert,
+                          key=args.tls_key, token=token) as client:
             try:
-                a = client.suggest(args.game, steps, iterations=args.iterations,
+                a = client.suggest(args.game, steps, position_msg=position_msg,
+                                   iterations=args.iterations,
                                    seconds=args.time, seed=args.seed, threads=args.threads,
                                    num_candidates=args.top, bot=args.bot)
             except grpc.RpcError as e:

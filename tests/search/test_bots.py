@@ -14,7 +14,7 @@ from easel.search.specs import BotSpecError, make_bot, parse_spec
 
 def _game(name, implementation="core"):
     entry = engine.game_entry(name)
-    if implementation == "core" and entry.core is None:
+    if implementation == "core" and not entry.has_core:
         implementation = "reference"
     return engine.load_game(name, implementation)
 
@@ -22,7 +22,7 @@ def _game(name, implementation="core"):
 def _cases():
     out = []
     for entry in engine.registered_games():
-        impls = ["core", "reference"] if entry.core is not None else ["reference"]
+        impls = entry.implementations
         for impl in impls:
             for spec in ("random", "greedy", "heuristic"):
                 if spec == "heuristic" and entry.name not in bots_module.heuristic_games():
@@ -69,7 +69,6 @@ def test_random_bot_is_seeded():
     state = game.new_initial_state()
     assert [a.step(state) for _ in range(20)] == [b.step(state) for _ in range(20)]
     c = RandomBot(game, seed=4)
-    assert [RandomBot(game, seed=3).step(state) for _ in range(1)] is not None
     assert [a.step(state) for _ in range(30)] != [c.step(state) for _ in range(30)]
 
 
@@ -239,11 +238,25 @@ def test_spec_seed_wins_over_the_default_seed():
     assert c.spec == "random(seed=5)"
 
 
-def test_heuristic_refused_for_a_game_without_one(monkeypatch):
-    game = _game("pig")
-    monkeypatch.delitem(bots_module.HEURISTICS, "pig")
-    with pytest.raises(BotSpecError, match="no rule-of-thumb player for 'pig'"):
-        make_bot("heuristic", game)
+def test_heuristic_refused_for_a_game_without_one():
+    from kit_fakes import fake_game
+    with fake_game("plain_nim"):
+        game = engine.load_game("plain_nim", "reference")
+        with pytest.raises(BotSpecError, match="no rule-of-thumb player for 'plain_nim'"):
+            make_bot("heuristic", game)
+        assert "plain_nim" not in bots_module.heuristic_games()
+
+
+def test_heuristic_comes_from_the_games_policies_hook():
+    from kit_fakes import fake_game
+    from easel.engine.kit import Capabilities
+    with fake_game("wise_nim", Capabilities(heuristic_bot=True), policies="kit_fakes"):
+        game = engine.load_game("wise_nim", "reference")
+        bot = make_bot("heuristic", game, seed=1)
+        state = game.new_initial_state()
+        state.apply_action(0)                         # a pile of 5: taking 2 leaves 3
+        assert bot.step(state) == 1
+        assert "wise_nim" in bots_module.heuristic_games()
 
 
 def _mcts_available():

@@ -226,8 +226,6 @@ def _walk(game, seed: int, choose, max_decisions: int = 400):
 
 
 def _vangogh(players: int = 2):
-    if engine.game_entry("vangogh").core is None:
-        pytest.skip("vangogh has no core")
     return engine.load_game(f"vangogh(players={players})")
 
 

@@ -54,9 +54,9 @@ def test_serve_answers_logs_and_drains_on_sigterm(served):
         assert rest[-1].final and rest[-1].stop_reason == pb.STOP_REASON_SHUTDOWN
     assert proc.wait(timeout=10) == 0
     log = proc.stderr.read()
-    assert "NewGame game=pig budget=- status=OK duration_ms=" in log
-    assert "NewGame game=chess budget=- status=INVALID_ARGUMENT" in log
-    assert "Analyze game=connect_four budget=15s status=OK" in log
+    assert "NewGame game='pig' budget=- status=OK duration_ms=" in log
+    assert "NewGame game='chess' budget=- status=INVALID_ARGUMENT" in log
+    assert "Analyze game='connect_four' budget=15s status=OK" in log
     assert "shutting down" in log
 
 
@@ -125,6 +125,29 @@ def test_node_example_client(server):
     assert "legal actions: 0:x0 1:x1 2:x2 3:x3 4:x4 5:x5 6:x6" in text
     assert "applied x3; player 1 to move" in text
     assert "illegal move refused: INVALID_ARGUMENT: action.id:" in text
+    long_input = [ln for ln in text.splitlines() if ln.startswith("long input refused:")]
+    assert len(long_input) == 1 and int(long_input[0].split("(")[1].split()[0]) < 400
     assert "suggest: player 1, 500 iterations" in text
     best = [ln for ln in text.splitlines() if ln.startswith("best: ")]
     assert len(best) == 1 and best[0][len("best: "):] in {f"o{i}" for i in range(7)}
+
+
+def test_suggest_command_in_process_takes_a_deck_path(tmp_path, capsys):
+    # Local use may name files by path; the private server accepts them
+    # (and only this process can call it: it wants a random bearer token).
+    import shutil
+    deck = tmp_path / "my deck.json"
+    shutil.copy(os.path.join(ROOT, "engine", "vangogh", "data", "paintings-placeholder.json"),
+                deck)
+    from easel import engine
+    state = engine.load_game(f"vangogh(deck={deck})").new_initial_state()
+    steps = []
+    while state.is_chance_node():
+        a = state.chance_outcomes()[0][0]
+        state.apply_action(a)
+        steps.append(str(a))
+    path = tmp_path / "rec.txt"
+    path.write_text("\n".join(steps) + "\n")
+    assert main(["suggest", f"vangogh(deck={deck})", "--record", str(path),
+                 "--iterations", "30"]) == 0
+    assert "30 iterations" in capsys.readouterr().out

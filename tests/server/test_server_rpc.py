@@ -28,10 +28,14 @@ def test_list_games_describes_every_registered_game(stub):
     assert opts["piglet"].default_value.bool_value is False and opts["piglet"].default_text == "false"
     assert opts["winscore"].doc
     assert list(games["connect_four"].implementations) == ["core", "reference"]
-    from test_server_positions import _json_readable
     for name, g in games.items():
-        assert list(g.placeholder_data) == list(engine.game_entry(name).placeholder_data)
-        assert g.reads_structured_state == (_json_readable(name) is not None)
+        entry = engine.game_entry(name)
+        assert list(g.placeholder_data) == list(entry.placeholder_data)
+        assert g.reads_structured_state == entry.capabilities.structured_states
+        assert list(g.capabilities) == entry.capabilities.names()
+        assert list(g.left_out) == list(entry.left_out)
+    assert "structured_states" in games["vangogh"].capabilities
+    assert "scores" in games["pig"].capabilities and "scores" not in games["connect_four"].capabilities
 
 
 def test_new_game(stub):
@@ -145,12 +149,11 @@ def test_bad_action_to_apply(stub):
 
 
 def test_structured_state_unsupported_is_unimplemented(stub):
-    pos = pb.Position(state=pb.StructuredState(game="connect_four", text='{"board": []}'))
-    from test_server_positions import _json_readable
-    if _json_readable("connect_four") is not None:
-        pytest.skip("connect_four reads JSON states now")
-    with pytest.raises(grpc.RpcError) as e:
-        stub.LegalActions(pb.LegalActionsRequest(position=pos))
+    from kit_fakes import fake_game
+    with fake_game("opaque_nim"):                 # declares no structured_states
+        pos = pb.Position(state=pb.StructuredState(game="opaque_nim", text='{"pile": 3}'))
+        with pytest.raises(grpc.RpcError) as e:
+            stub.LegalActions(pb.LegalActionsRequest(position=pos))
     assert_status(e, grpc.StatusCode.UNIMPLEMENTED, "position.state:", "game record")
 
 

@@ -177,7 +177,7 @@ def test_deadline_stops_analyze(stub, server):
 
 
 def test_over_capacity_is_resource_exhausted(make_server):
-    srv = make_server(max_concurrent_searches=1)
+    srv = make_server(max_concurrent_searches=1, max_waiting_searches=0)   # no queue
     with grpc.insecure_channel(f"127.0.0.1:{srv.port}") as ch:
         stub = pb_grpc.EngineStub(ch)
         long_call = stub.Analyze(pb.AnalyzeRequest(
@@ -186,7 +186,7 @@ def test_over_capacity_is_resource_exhausted(make_server):
         next(long_call)
         with pytest.raises(grpc.RpcError) as e:
             suggest(stub, record("connect_four"), iterations=10)
-        assert_status(e, grpc.StatusCode.RESOURCE_EXHAUSTED, "1 searches", "retry")
+        assert_status(e, grpc.StatusCode.RESOURCE_EXHAUSTED, "queue is full", "retry")
         # calls that do not search still flow
         assert len(stub.ListGames(pb.ListGamesRequest(), timeout=5).games) >= 2
         long_call.cancel()

@@ -22,6 +22,8 @@ def test_list_games_describes_starving_artists(stub):
     g = games["starving_artists"]
     assert (g.min_players, g.max_players) == (1, 4)
     assert "player-to-player trades are not supported" in g.description
+    assert any("player-to-player trades" in x for x in g.left_out)
+    assert {"notation", "structured_states", "rollout_policy", "heuristic_bot"} <= set(g.capabilities)
     assert {"players", "deck", "colourstudy", "lastsupper", "famestars"} <= {o.name for o in g.options}
     assert g.reads_structured_state
 

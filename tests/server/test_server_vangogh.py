@@ -52,12 +52,8 @@ def test_structured_state_in_both_forms(stub):
     view = json_format.MessageToDict(info.state)
     for structured in (pb.StructuredState(game=GAME, value=info.state),
                        pb.StructuredState(game=GAME, text=json.dumps(view))):
-        try:
-            r = stub.LegalActions(pb.LegalActionsRequest(
-                position=pb.Position(state=structured)), timeout=30)
-        except grpc.RpcError as e:
-            assert e.code() == grpc.StatusCode.UNIMPLEMENTED, e.details()
-            pytest.skip("this build of vangogh reads no JSON states")
+        r = stub.LegalActions(pb.LegalActionsRequest(
+            position=pb.Position(state=structured)), timeout=30)
         assert r.position.state == info.state
         assert not r.position.HasField("record")           # history unknown
         direct = stub.LegalActions(pb.LegalActionsRequest(
@@ -69,8 +65,6 @@ def test_impossible_structured_state_is_invalid(stub):
     bad = pb.Position(state=pb.StructuredState(game=GAME, text='{"players": "many"}'))
     with pytest.raises(grpc.RpcError) as e:
         stub.LegalActions(pb.LegalActionsRequest(position=bad), timeout=30)
-    if e.value.code() == grpc.StatusCode.UNIMPLEMENTED:
-        pytest.skip("this build of vangogh reads no JSON states")
     assert_status(e, grpc.StatusCode.INVALID_ARGUMENT, "position.state.text:", "not a valid vangogh")
 
 

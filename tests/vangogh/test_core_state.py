@@ -10,7 +10,6 @@ import pytest
 from easel import engine
 from easel.engine import StateFormatError
 from easel.engine.vangogh import core as vg_core
-from easel.engine.vangogh import from_json
 
 from vg_helpers import twins
 
@@ -22,7 +21,7 @@ SPECS = ["vangogh(players=1)", "vangogh", "vangogh(players=3)", "vangogh(players
 @pytest.mark.parametrize("spec", SPECS)
 def test_scores_match_json(spec):
     game = engine.load_game(spec)
-    assert vg_core.score_scale(game) > 0
+    assert game.score_scale() > 0 and game.core.facts()["score_scale"] == game.score_scale()
     ended = 0
     for c, _ in twins(spec, 3, seed=1):
         view = c.to_json()
@@ -63,7 +62,7 @@ def test_evaluate_follows_the_score():
             view = s.to_json()
             before = s.evaluate()
             view["scores"][0] += 15
-            after = from_json(s.get_game(), view).evaluate()
+            after = s.get_game().state_from_json(view).evaluate()
             assert after[0] > before[0], (spec, impl)
             for q in range(1, len(after)):
                 assert after[q] < before[q], (spec, impl)
@@ -78,12 +77,12 @@ def test_from_json_round_trip(spec):
             continue
         core_game, ref_game = c.get_game(), r.get_game()
         view = c.to_json()
-        back = from_json(core_game, view)
+        back = core_game.state_from_json(view)
         assert back == c                                   # the same bytes, derived counts too
         assert back.raw() == c.raw()
         assert back.to_json() == view
         assert core_game.state_from_json(view) == c        # the Game-object entry point
-        ref_back = from_json(ref_game, view)
+        ref_back = ref_game.state_from_json(view)
         assert ref_back.to_json() == view == r.to_json()
         assert back.legal_actions() == ref_back.legal_actions() == c.legal_actions()
         assert back.chance_outcomes() == ref_back.chance_outcomes()
@@ -131,9 +130,9 @@ def test_bad_json_same_error(spec):
         view = copy.deepcopy(base)
         change(view)
         with pytest.raises(StateFormatError, match="vangogh state") as ref_err:
-            from_json(ref_game, copy.deepcopy(view))
+            ref_game.state_from_json(copy.deepcopy(view))
         with pytest.raises(StateFormatError) as core_err:
-            from_json(core_game, copy.deepcopy(view))
+            core_game.state_from_json(copy.deepcopy(view))
         assert str(core_err.value) == str(ref_err.value), name
 
 

@@ -41,7 +41,7 @@ def play_random(game, seed, visit):
 @pytest.mark.parametrize("spec", SPECS)
 def test_policy_always_returns_a_legal_action(spec):
     game = engine.load_game(spec)
-    assert game.core.has_rollout_policy
+    assert game.core.has_rollout_policy and game.entry.capabilities.rollout_policy
     seen = set()
 
     def visit(state, rng):
@@ -109,7 +109,7 @@ def test_rollout_option_errors_name_it():
     with pytest.raises(SearchError, match="rollout"):
         MCTSBot(vg, rollout="heavy")
     c4 = engine.load_game("connect_four")
-    assert not c4.core.has_rollout_policy
+    assert not c4.core.has_rollout_policy and not c4.entry.capabilities.rollout_policy
     assert c4.new_initial_state().rollout_action(0.5, 0.5) is None
     with pytest.raises(SearchError, match="no rollout policy"):
         MCTSBot(c4, rollout="policy")

@@ -10,7 +10,6 @@ import pytest
 
 from easel import engine
 from easel.engine import DataFileError, GameSpecError, IllegalActionError, StateFormatError
-from easel.engine.vangogh import from_json
 from easel.engine.vangogh.reference import majority_points, solo_utility
 
 from vg_helpers import (IMPLS, act, chance, edit, legal_texts, load, phase, set_painting,
@@ -596,13 +595,13 @@ def test_tie_breaks(impl):
     v["paintings"][1]["occupants"] = ["yellow-upright", None, None, None]
     from vg_helpers import rebalance
     rebalance(v)
-    e = from_json(s.get_game(), v)
+    e = s.get_game().state_from_json(v)
     assert e.is_terminal() and e.returns() == [1.0, 0.0, -1.0]
     v["paintings"][1]["occupants"] = [None] * 4
     v["palettes"][0]["active"] = []
     v["palettes"][1]["active"] = []
     rebalance(v)
-    e = from_json(s.get_game(), v)
+    e = s.get_game().state_from_json(v)
     assert e.returns() == [0.5, 0.5, -1.0]            # shared
 
 
@@ -660,17 +659,17 @@ def test_from_json_names_the_bad_field(impl):
     v = s.to_json()
     v["palettes"][0]["active"] = ["orange-upright"]
     with pytest.raises(StateFormatError, match=r"palettes\[0\]\.active\[0\]"):
-        from_json(s.get_game(), v)
+        s.get_game().state_from_json(v)
     v = s.to_json()
     v["bag"]["blue"] += 1
     with pytest.raises(StateFormatError, match="bag.blue"):
-        from_json(s.get_game(), v)
+        s.get_game().state_from_json(v)
     v = s.to_json()
     del v["pending"]["steps_left"]
     with pytest.raises(StateFormatError, match="pending.steps_left"):
-        from_json(s.get_game(), v)
+        s.get_game().state_from_json(v)
     v = s.to_json()
-    assert from_json(s.get_game(), v).to_json() == v
+    assert s.get_game().state_from_json(v).to_json() == v
 
 
 def test_deck_file_errors(impl, tmp_path):

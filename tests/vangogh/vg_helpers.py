@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 
 from easel import engine
-from easel.engine.vangogh import from_json
 from easel.engine.vangogh.rules import (BOX_PER_COLOUR, BOX_WHITES, COLOURS, parse_piece)
 
-IMPLS = ["reference"] + (["core"] if engine.game_entry("vangogh").core else [])
+IMPLS = ["reference"] + (["core"] if engine.game_entry("vangogh").has_core else [])
 
 
 def load(spec, impl):
@@ -68,7 +67,7 @@ def edit(state, fn, balance=True):
     fn(view)
     if balance:
         rebalance(view)
-    return from_json(state.get_game(), view)
+    return state.get_game().state_from_json(view)
 
 
 def set_painting(view, slot, card, occupants=None):

@@ -1,7 +1,7 @@
 """Generate the placeholder painting deck (run once; the output is committed).
 
-The real Van Gogh painting cards are unknown. GAMES.md fixes the shape of a
-stand-in deck: 15 cards — 4 spaces x3 (frame 5/3/1), 5 spaces x5 (7/4/2),
+The real Van Gogh painting cards are unknown. RULINGS.md (Placeholder data)
+fixes the shape of a stand-in deck: 15 cards — 4 spaces x3 (frame 5/3/1), 5 spaces x5 (7/4/2),
 6 spaces x4 (9/5/3), 7 spaces x3 (11/6/3) — every space requiring an
 orientation, about half the cards with one "+1" space. The orientations and
 the +1 positions are drawn with a fixed seed so the file is reproducible, and
@@ -37,7 +37,7 @@ def make_deck(seed: int = SEED) -> dict:
     return {
         "placeholder": True,
         "description": ("PLACEHOLDER Van Gogh painting deck: the real cards are unknown. "
-                        "Shape from GAMES.md (15 cards: 4 spaces x3 frame 5/3/1, 5 spaces x5 "
+                        "Shape from RULINGS.md (15 cards: 4 spaces x3 frame 5/3/1, 5 spaces x5 "
                         "7/4/2, 6 spaces x4 9/5/3, 7 spaces x3 11/6/3; orientations and +1 "
                         f"spaces drawn with seed {seed}). Replace with the real deck when known."),
         "cards": out,

@@ -1,0 +1,247 @@
+"""The search queue: at most N searches run at once, a bounded number wait,
+served fairly across clients; beyond, a refusal that says when to retry.
+
+Shared by every service on a server that runs searches (easel.v1.Engine's
+Suggest and Analyze, and later hosted matches), so that together they never
+run more than the server allows:
+
+    queue = SearchQueue(limits)                     # server/limits.py
+    control = queue.acquire(client="ipv4:10.0.0.7:51234", deadline=t)   # blocks
+    try:
+        ...                                         # control.attach(search); search.run()
+    finally:
+        queue.release(control)
+
+* `acquire` returns at once when a slot is free; else the call waits in the
+  queue until a slot is granted to it, and raises DeadlineExceeded when its
+  deadline passes first, Cancelled when `control.stop("cancelled")` is
+  called meanwhile (wire that to the RPC's done-callback: `queue.ticket()`
+  gives the control before waiting), Unavailable when the server shuts down.
+* Fairness: when a slot frees, it goes to the waiting client with the fewest
+  searches running, ties to the client served longest ago (round robin);
+  each client's own requests are served first come, first served. A client
+  is what the caller names it (the service uses the connection's peer
+  address, one gRPC channel). So one client's many long searches take at
+  most their share once others are waiting.
+* When the queue is full (`max_waiting_searches` in all, or
+  `max_waiting_per_client` for that client), ResourceExhausted carries
+  `retry_after`, sent by the service as grpc-retry-pushback-ms. A place in
+  the queue opens about every (mean recent search time / slots) seconds, so
+  the refused calls are given successive places: the first is told to come
+  back after one interval, the next after two, and so on (clamped to 50 ms
+  .. 30 s). Refused clients thus return spread out, about when there is
+  room for them, instead of all at once.
+* `shutdown()` refuses new searches and stops the running and waiting ones
+  ("shutdown"): running searches answer with what they have.
+"""
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections import OrderedDict, deque
+
+from .errors import Cancelled, DeadlineExceeded, ResourceExhausted, Unavailable
+
+MIN_RETRY = 0.05
+MAX_RETRY = 30.0
+MAX_CLIENTS_REMEMBERED = 10_000      # when each was last served (fairness ties)
+
+
+class SearchControl:
+    """One search (waiting or running): why it was stopped, and the search
+    to cancel."""
+
+    def __init__(self, client: str = ""):
+        self.client = client
+        self._lock = threading.Lock()
+        self._search = None
+        self.reason: str | None = None       # "cancelled", "deadline", "shutdown"
+        self.granted = False
+        self.started: float | None = None    # time.monotonic() when granted
+        self.finished = threading.Event()
+        self._wake = None                    # the queue's condition, while waiting
+
+    def attach(self, search) -> None:
+        with self._lock:
+            self._search = search
+            stopped = self.reason is not None
+        if stopped:
+            search.cancel()
+
+    def stop(self, reason: str) -> None:
+        with self._lock:
+            if self.reason is None:
+                self.reason = reason
+            search = self._search
+            wake = self._wake
+        if search is not None:
+            search.cancel()
+        if wake is not None:
+            with wake:
+                wake.notify_all()
+
+    @property
+    def stopped(self) -> bool:
+        return self.reason is not None
+
+
+class SearchQueue:
+    def __init__(self, limits=None, *, slots: int | None = None, max_waiting: int | None = None,
+                 max_waiting_per_client: int | None = None):
+        self.slots = slots if slots is not None else limits.max_concurrent_searches
+        self.max_waiting = (max_waiting if max_waiting is not None
+                            else limits.max_waiting_searches)
+        self.max_waiting_per_client = (max_waiting_per_client if max_waiting_per_client is not None
+                                       else limits.max_waiting_per_client)
+        self._cond = threading.Condition()
+        self._running: set[SearchControl] = set()
+        self._running_by_client: dict[str, int] = {}
+        self._waiting: OrderedDict[str, deque] = OrderedDict()   # client -> its queue
+        self._n_waiting = 0
+        self._closed = False
+        self._mean_seconds = 1.0            # recent search duration (exponential mean)
+        self._promised = 0.0                # the last retry time promised (time.monotonic())
+        self._order = itertools.count()
+        self._last_grant: OrderedDict[str, int] = OrderedDict()   # client -> its last grant
+        self.granted_order: deque = deque(maxlen=4096)   # clients in grant order (tests, logs)
+        self.refused = 0                                 # RESOURCE_EXHAUSTED answers so far
+
+    # -- state ---------------------------------------------------------------
+    def running(self) -> int:
+        with self._cond:
+            return len(self._running)
+
+    def waiting(self) -> int:
+        with self._cond:
+            return self._n_waiting
+
+    def _retry_after_locked(self) -> float:
+        """The next free place among those promised to refused calls."""
+        now = time.monotonic()
+        interval = self._mean_seconds / self.slots
+        at = max(now, self._promised) + interval
+        delay = min(MAX_RETRY, max(MIN_RETRY, at - now))
+        self._promised = now + delay
+        return delay
+
+    # -- acquiring -------------------------------------------------------------
+    def ticket(self, client: str = "") -> SearchControl:
+        """A control for a search about to `acquire` (stop it to cancel the wait)."""
+        return SearchControl(client)
+
+    def acquire(self, client: str = "", deadline: float | None = None,
+                control: SearchControl | None = None) -> SearchControl:
+        """Block until this search may run (see the module doc); returns its
+        control, counted as running until `release`."""
+        control = control or SearchControl(client)
+        control.client = client
+        with self._cond:
+            if self._closed:
+                raise Unavailable("", "the server is shutting down")
+            if control.stopped:
+                raise Cancelled("", "the call was cancelled")
+            if len(self._running) < self.slots and self._n_waiting == 0:
+                self._grant_locked(control)
+                return control
+            mine = self._waiting.get(client)
+            if self._n_waiting >= self.max_waiting or (
+                    mine is not None and len(mine) >= self.max_waiting_per_client):
+                who = ("this client's" if mine is not None
+                       and len(mine) >= self.max_waiting_per_client else "the")
+                delay = self._retry_after_locked()
+                self.refused += 1
+                raise ResourceExhausted(
+                    "", f"{who} search queue is full ({self.slots} running, "
+                        f"{self._n_waiting} waiting); retry in {delay:.2f} s",
+                    retry_after=delay)
+            self._waiting.setdefault(client, deque()).append(control)
+            self._n_waiting += 1
+            control._wake = self._cond
+            try:
+                while not control.granted:
+                    if control.stopped or self._closed:
+                        break
+                    timeout = None
+                    if deadline is not None:
+                        timeout = deadline - time.monotonic()
+                        if timeout <= 0:
+                            control.reason = control.reason or "deadline"
+                            break
+                    self._cond.wait(timeout)
+            finally:
+                control._wake = None
+                if not control.granted:
+                    self._remove_locked(control)
+            if control.granted:
+                if control.stopped and control.reason != "shutdown":
+                    self._release_locked(control)
+                    raise Cancelled("", "the call was cancelled")
+                return control
+            if self._closed:
+                raise Unavailable("", "the server is shutting down")
+            if control.reason == "deadline":
+                raise DeadlineExceeded("", "the call's deadline passed while its search waited "
+                                           "for a slot")
+            raise Cancelled("", "the call was cancelled")
+
+    def _grant_locked(self, control: SearchControl) -> None:
+        control.granted = True
+        control.started = time.monotonic()
+        self._running.add(control)
+        self._running_by_client[control.client] = self._running_by_client.get(control.client, 0) + 1
+        self.granted_order.append(control.client)
+        self._last_grant[control.client] = next(self._order)
+        self._last_grant.move_to_end(control.client)
+        if len(self._last_grant) > MAX_CLIENTS_REMEMBERED:
+            self._last_grant.popitem(last=False)
+
+    def _remove_locked(self, control: SearchControl) -> None:
+        q = self._waiting.get(control.client)
+        if q is not None and control in q:
+            q.remove(control)
+            self._n_waiting -= 1
+            if not q:
+                del self._waiting[control.client]
+
+    def _dispatch_locked(self) -> None:
+        while len(self._running) < self.slots and self._n_waiting:
+            # fewest running first; among equals, the one served longest ago
+            # (never served: first), then first come
+            client = min(self._waiting, key=lambda c: (self._running_by_client.get(c, 0),
+                                                       self._last_grant.get(c, -1)))
+            q = self._waiting[client]
+            control = q.popleft()
+            self._n_waiting -= 1
+            if not q:
+                del self._waiting[client]
+            self._grant_locked(control)
+        self._cond.notify_all()
+
+    def release(self, control: SearchControl) -> None:
+        """The search is over (whatever happened): free its slot."""
+        with self._cond:
+            self._release_locked(control)
+        control.finished.set()
+
+    def _release_locked(self, control: SearchControl) -> None:
+        if control in self._running:
+            self._running.discard(control)
+            n = self._running_by_client.get(control.client, 1) - 1
+            if n:
+                self._running_by_client[control.client] = n
+            else:
+                self._running_by_client.pop(control.client, None)
+            if control.started is not None:
+                took = time.monotonic() - control.started
+                self._mean_seconds = 0.8 * self._mean_seconds + 0.2 * took
+        self._dispatch_locked()
+
+    def shutdown(self) -> None:
+        """Refuse new searches; stop the waiting and running ones."""
+        with self._cond:
+            self._closed = True
+            everyone = list(self._running) + [c for q in self._waiting.values() for c in q]
+            self._cond.notify_all()
+        for c in everyone:
+            c.stop("shutdown")

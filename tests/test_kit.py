@@ -1,0 +1,120 @@
+"""The game-author kit: registration checks hooks against declared
+capabilities, with messages that name what is missing; facts are one copy
+read by both implementations; capabilities are declared."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from easel import engine
+from easel.engine.errors import GameSpecError
+from easel.engine.kit import Capabilities, GameEntry, GameHooks, register
+from easel.engine.registry import unregister
+
+from kit_fakes import facts, fake_game
+
+BASE = dict(long_name="T", description="t", min_players=2, max_players=2, options={},
+            players_option=None, facts=facts)
+
+
+def _register(name, capabilities=Capabilities(), **hooks):
+    hooks = {"reference": "kit_fakes:NimState", "codec": "kit_fakes", **hooks}
+    try:
+        register(GameEntry(name=name, capabilities=capabilities, hooks=GameHooks(**hooks),
+                           **BASE))
+    finally:
+        unregister(name)
+
+
+@pytest.mark.parametrize("caps, hooks, fragment", [
+    (Capabilities(notation=True), {}, "declares notation but hooks.notation is None"),
+    (Capabilities(heuristic_bot=True), {}, "declares heuristic_bot but hooks.policies is None"),
+    (Capabilities(heuristic_bot=True), {"policies": "easel.engine.pig.codec"},
+     "hooks.policies (easel.engine.pig.codec) lacks heuristic"),
+    (Capabilities(notation=True), {"notation": "kit_fakes_missing"},
+     "hooks.notation names 'kit_fakes_missing', which does not import"),
+    (Capabilities(), {"codec": "easel.engine.errors"}, "lacks action_to_string, state_to_string"),
+    (Capabilities(), {"reference": "kit_fakes:facts"}, "is not a ReferenceState subclass"),
+    (Capabilities(), {"reference": "kit_fakes:Nothing"}, "module 'kit_fakes' has no 'Nothing'"),
+    (Capabilities(rollout_policy=True), {}, "declares rollout_policy, which lives in a core"),
+])
+def test_registration_names_what_is_missing(caps, hooks, fragment):
+    with pytest.raises(GameSpecError) as info:
+        _register("broken_nim", caps, **hooks)
+    assert fragment in str(info.value)
+    assert "broken_nim" in str(info.value)
+    assert "broken_nim" not in {e.name for e in engine.registered_games()}
+
+
+def test_a_complete_fake_game_registers_and_plays():
+    caps = Capabilities(structured_states=True, notation=True, heuristic_bot=True)
+    with fake_game("full_nim", caps, notation="kit_fakes", policies="kit_fakes"):
+        game = engine.load_game("full_nim", "reference")
+        state = game.new_initial_state()
+        assert state.is_chance_node() and len(state.chance_outcomes()) == 3
+        state.apply_action(2)
+        assert state.to_notation() == "7/0"
+        back = game.state_from_notation("7/0")
+        assert back.to_json() == state.to_json()
+        with pytest.raises(engine.StateFormatError, match="expected PILE/PLAYER"):
+            game.state_from_notation("seven")
+        with pytest.raises(GameSpecError, match="has no core implementation"):
+            engine.load_game("full_nim", "core")
+
+
+def test_capabilities_not_declared_are_refused_with_a_reason():
+    with fake_game("bare_nim"):
+        game = engine.load_game("bare_nim", "reference")
+        with pytest.raises(engine.StateFormatError, match="bare_nim has no table notation"):
+            game.state_from_notation("5/0")
+        with pytest.raises(engine.StateFormatError, match="cannot be loaded from a structured"):
+            game.state_from_json({"pile": 5})
+        with pytest.raises(engine.StateFormatError, match="has no table notation"):
+            game.new_initial_state().to_notation()
+
+
+def test_a_core_that_contradicts_the_declaration_is_refused():
+    """connect_four's core has no rollout policy: declaring one fails at load,
+    naming the capability."""
+    real = engine.game_entry("connect_four")
+    liar = dataclasses.replace(real, name="liar_four",
+                               capabilities=Capabilities(rollout_policy=True, heuristic_bot=True))
+    register(liar)
+    try:
+        with pytest.raises(GameSpecError, match="capabilities.rollout_policy is True but its "
+                                                "core does not set"):
+            engine.load_game("liar_four", "core")
+    finally:
+        unregister("liar_four")
+
+
+@pytest.mark.parametrize("entry", engine.registered_games(), ids=lambda e: e.name)
+def test_facts_are_one_copy_read_by_both_implementations(entry):
+    impls = entry.implementations
+    spec = entry.name
+    games = [engine.load_game(spec, impl) for impl in impls]
+    declared = entry.facts(engine.parse_game_string(spec)[1]).as_dict()
+    for g in games:
+        assert g.facts() == declared
+
+
+@pytest.mark.parametrize("entry", engine.registered_games(), ids=lambda e: e.name)
+def test_declared_capabilities_hold(entry):
+    game = engine.load_game(entry.name, entry.implementations[0])
+    caps = entry.capabilities
+    state = game.new_initial_state()
+    if entry.has_core:
+        assert game.core.has_scores == caps.scores
+        assert game.core.has_rollout_policy == caps.rollout_policy
+    assert (state.scores() is not None) == caps.scores if hasattr(state, "scores") else True
+    if caps.structured_states:
+        assert game.state_from_json(state.to_json()).to_json() == state.to_json()
+    if caps.notation:
+        assert game.state_from_notation(state.to_notation()).to_json() == state.to_json()
+
+
+def test_registering_twice_is_refused():
+    with fake_game("twice_nim"):
+        with pytest.raises(GameSpecError, match="registered twice"):
+            register(engine.game_entry("twice_nim"))
