@@ -1,22 +1,82 @@
 """MCTS speed: Easel against OpenSpiel's C++ MCTSBot on identical work, and
 thread scaling. Run: python -m pytest benchmarks/bench_mcts.py -s
 
-Identical work (the peer comparison of the foundations issue): UCT with
-c = 2, one uniformly random rollout per leaf, 20,000 simulations from the
-initial state, one thread, connect_four and pig. Both engines are timed in
-alternating rounds in the same process and the ratio of medians reported, so
-machine load affects both alike."""
+The peer comparison (README, "Peer benchmark") is run as a new user would:
+`MCTSBot(game, iterations=20_000, early_stop=False, rollout="random")`
+(UCT, c = 2, one uniformly random rollout per leaf, one thread) against
+`pyspiel.MCTSBot` with a `RandomRolloutEvaluator(1, seed)` and the same
+budget, each making one move (`step`) from the initial state of
+connect_four and pig; the timer covers the step only. Two figures per game:
+
+- fresh processes: each of FRESH_PROCESSES new interpreters makes one
+  Easel move and one OpenSpiel move (which goes first alternates), so both
+  pay their first-move costs; the spread (min-max) and the median of the
+  per-process ratios are reported;
+- one process: ROUNDS alternating moves of each in this process, the ratio
+  of the medians.
+
+Alternating keeps machine load alike for both sides. Each figure is given
+by the wall clock and by the thread's CPU time (both engines search in the
+calling thread), which a busy machine disturbs less. Last, the search
+alone (Tree.run) with the game's own random playout (GameC.random_playout)
+and with the generic loop over the rule table, for what the playout brings.
+
+    python benchmarks/bench_mcts.py --child NAME SEED ORDER
+
+is the fresh-process child (prints both engines' (wall, CPU) rates as JSON)."""
+import json
+import os
 import statistics
+import subprocess
+import sys
 import time
 
 import pytest
 
 from easel import engine
-from easel.search import Search
+from easel.search import MCTSBot, Search
+from easel.search._mcts import Tree
 
 SIMS = 20_000
-ROUNDS = 5
+ROUNDS = 9
+FRESH_PROCESSES = 9
 THREAD_ROUNDS = 9
+PEER_GAMES = ["connect_four", "pig"]
+
+
+def _timed(step, state, sims):
+    """(wall, CPU) iterations/s of one move."""
+    t0, c0 = time.perf_counter(), time.thread_time()
+    step(state)
+    c1, t1 = time.thread_time(), time.perf_counter()
+    return sims / (t1 - t0), sims / (c1 - c0)
+
+
+def easel_move(name, seed, sims=SIMS):
+    """(wall, CPU) iterations/s of one MCTSBot move from the initial state."""
+    game = engine.load_game(name)
+    bot = MCTSBot(game, iterations=sims, early_stop=False, rollout="random", uct_c=2.0,
+                  seed=seed)
+    return _timed(bot.step, game.new_initial_state(), sims)
+
+
+def openspiel_move(pyspiel, name, seed, sims=SIMS):
+    """(wall, CPU) iterations/s of one pyspiel.MCTSBot move from the initial state."""
+    game = pyspiel.load_game(name)
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    # (game, evaluator, uct_c, max_simulations, max_memory_mb, solve, seed, verbose)
+    bot = pyspiel.MCTSBot(game, evaluator, 2.0, sims, 1 << 20, False, seed, False)
+    return _timed(bot.step, game.new_initial_state(), sims)
+
+
+def search_rate(name, seed, native, sims=SIMS):
+    """Iterations/s of the search alone (Tree.run), with the game's own
+    random playout or with the generic loop over the rule table."""
+    tree = Tree(engine.load_game(name).new_initial_state(), uct_c=2.0, seed=seed,
+                native_playout=native)
+    t0 = time.perf_counter()
+    tree.run(sims)
+    return sims / (time.perf_counter() - t0)
 
 
 def easel_search(name, threads=1, sims=SIMS, seed=0, form="is"):
@@ -28,36 +88,54 @@ def easel_search(name, threads=1, sims=SIMS, seed=0, form="is"):
     return time.perf_counter() - t0
 
 
-def openspiel_search(pyspiel, name, seed=0, sims=SIMS):
-    game = pyspiel.load_game(name)
-    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
-    # (game, evaluator, uct_c, max_simulations, max_memory_mb, solve, seed, verbose)
-    bot = pyspiel.MCTSBot(game, evaluator, 2.0, sims, 1 << 20, False, seed, False)
-    state = game.new_initial_state()
-    t0 = time.perf_counter()
-    bot.step(state)
-    return time.perf_counter() - t0
-
-
 def _report(benchmark, label, values: dict):
     benchmark.extra_info.update(values)
-    print(f"\n{label}: " + ", ".join(f"{k}={v:,.1f}" if isinstance(v, float) else f"{k}={v}"
+    print(f"\n{label}: " + ", ".join(f"{k}={v:,.2f}" if isinstance(v, float) else f"{k}={v}"
                                      for k, v in values.items()))
 
 
-@pytest.mark.parametrize("form", ["is", "closed"])
-@pytest.mark.parametrize("name", ["connect_four", "pig"])
-def test_mcts_vs_openspiel(benchmark, name, form):
+def _fresh_process(name, seed, order):
+    """One new interpreter: one move of each, in `order` ("eo" or "oe")."""
+    import easel
+    root = os.path.dirname(os.path.dirname(os.path.abspath(easel.__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", name,
+                          str(seed), order], capture_output=True, text=True, env=env,
+                         check=True, timeout=300)
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("name", PEER_GAMES)
+def test_mcts_vs_openspiel(benchmark, name):
+    """The README's peer benchmark: Easel's MCTSBot against OpenSpiel's C++
+    MCTSBot, fresh processes and one process (see the module docstring)."""
     pyspiel = pytest.importorskip("pyspiel", reason="pip install '.[peers]' for the peer run")
-    easel, peer = [], []
+    fresh = [_fresh_process(name, k, "eo" if k % 2 == 0 else "oe")
+             for k in range(FRESH_PROCESSES)]
+    easel, peer, native, generic = [], [], [], []
     for r in range(ROUNDS):
-        easel.append(SIMS / easel_search(name, seed=r, form=form))
-        peer.append(SIMS / openspiel_search(pyspiel, name, seed=r))
-    benchmark.pedantic(easel_search, args=(name,), kwargs={"form": form}, rounds=3,
-                       iterations=1)
-    e, p = statistics.median(easel), statistics.median(peer)
-    _report(benchmark, f"{name} ({form}) MCTS iterations/s",
-            {"easel": e, "openspiel_cpp": p, "ratio": e / p})
+        easel.append(easel_move(name, r))
+        peer.append(openspiel_move(pyspiel, name, r))
+        native.append(search_rate(name, r, True))
+        generic.append(search_rate(name, r, False))
+    benchmark.pedantic(easel_move, args=(name, 0), rounds=3, iterations=1)
+    values = {}
+    for clock, i in (("wall", 0), ("cpu", 1)):
+        ratios = sorted(f["easel"][i] / f["openspiel"][i] for f in fresh)
+        e = statistics.median(x[i] for x in easel)
+        p = statistics.median(x[i] for x in peer)
+        values.update({
+            f"{clock} fresh ratio min": ratios[0],
+            f"{clock} fresh ratio median": statistics.median(ratios),
+            f"{clock} fresh ratio max": ratios[-1],
+            f"{clock} one process ratio": e / p,
+            f"{clock} one process easel it/s": e, f"{clock} one process openspiel it/s": p})
+    values["easel first move here, wall it/s"] = easel[0][0]
+    values["search alone, game playout it/s"] = statistics.median(native)
+    values["search alone, generic loop it/s"] = statistics.median(generic)
+    values["game playout speedup"] = statistics.median(a / b for a, b in zip(native, generic))
+    _report(benchmark, f"{name} peer benchmark (20,000 simulations)", values)
 
 
 @pytest.mark.parametrize("name", ["connect_four", "pig"])
@@ -85,7 +163,6 @@ def vangogh_opening():
 def test_vangogh_mcts_threads_and_node_size(benchmark, rollout):
     """Iterations/s on a Van Gogh opening with 1 and 2 threads (target: 2
     threads at least 1.8x), and the tree's bytes per node."""
-    from easel.search._mcts import Tree
     game, state = vangogh_opening()
     sims = 80_000          # long enough that thread start-up and VM jitter stay small
 
@@ -137,3 +214,21 @@ def test_vangogh_analysis_snapshot(benchmark):
             {"tree nodes": tree.n_nodes, "turn copy ms": turn, "whole copy ms": whole,
              "ratio": whole / turn, "nodes copied": len(tree.export_turn(player, 12)[0]),
              "analysis(top_k=10) ms": 1e3 * benchmark.stats.stats.median})
+
+
+def _child(name, seed, order):
+    import pyspiel
+    rates = {}
+    for who in order:
+        if who == "e":
+            rates["easel"] = easel_move(name, seed)
+        else:
+            rates["openspiel"] = openspiel_move(pyspiel, name, seed)
+    print(json.dumps(rates))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "--child":
+        _child(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+    else:
+        sys.exit(__doc__)

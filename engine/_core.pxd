@@ -17,6 +17,8 @@ cdef class CoreState:
     cdef char* buf              # state_size bytes
     cdef list _history          # every action and chance outcome applied
     cdef int _decisions         # decisions taken (for max_game_length)
+    cdef public object _origin  # JSON view the history starts from; None: the initial state
+    cdef public object _move_base   # move number of the origin; None when unknown
 
     cdef inline void* ptr(self) noexcept:
         return <void*> self.buf

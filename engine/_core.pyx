@@ -77,6 +77,11 @@ cdef class CoreGame:
         return self.c.rollout_action != NULL
 
     @property
+    def has_random_playout(self):
+        """Whether the core plays random rollouts itself (GameC.random_playout)."""
+        return self.c.random_playout != NULL
+
+    @property
     def state_size(self):
         return self.c.state_size
 
@@ -97,6 +102,8 @@ cdef class CoreGame:
             raise MemoryError()
         s._history = []
         s._decisions = 0
+        s._origin = None
+        s._move_base = 0
         if raw is None:
             self.hooks.init_state(self, s)
         else:
@@ -224,10 +231,20 @@ cdef class CoreState:
         return [out[i] for i in range(self.core.c.num_players)]
 
     def history(self):
+        """The actions and chance outcomes applied since the state's origin
+        (the initial state, or the position it was loaded from)."""
         return list(self._history)
 
     def move_number(self):
-        return len(self._history)
+        """Actions and chance outcomes applied since the game's initial state;
+        None when the state was loaded from a position that did not give its
+        move number (textio.mark_loaded)."""
+        return None if self._move_base is None else self._move_base + len(self._history)
+
+    def loaded_from(self):
+        """The JSON view of the position the state was loaded from, or None
+        if it was played from the initial state."""
+        return self._origin
 
     def decisions_taken(self):
         return self._decisions
@@ -241,6 +258,8 @@ cdef class CoreState:
         memcpy(s.buf, self.buf, self.core.c.state_size)
         s._history = list(self._history)
         s._decisions = self._decisions
+        s._origin = self._origin
+        s._move_base = self._move_base
         return s
 
     def child(self, action):

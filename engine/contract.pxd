@@ -22,6 +22,8 @@
 #   * a game takes at most max_game_length decisions (chance outcomes are
 #     not counted, as in OpenSpiel).
 
+from easel.engine.rng cimport PlayoutRandC
+
 cdef enum:
     PLAYER_CHANCE = -1      # OpenSpiel's kChancePlayerId
     PLAYER_TERMINAL = -4    # OpenSpiel's kTerminalPlayerId
@@ -65,3 +67,14 @@ cdef struct GameC:
     # deterministic. Never the rules: tests check the index is always valid.
     int (*rollout_action)(const GameC* g, const void* s, const int* legal, int n,
                           double u1, double u2) noexcept nogil
+    # Optional (NULL: the search runs its own loop over the rule functions):
+    # play from `s` to the end with uniformly random moves and write the
+    # returns. A fast path for the search's random rollouts, where a step
+    # through the table costs more than the rules of a small game. It must
+    # make exactly the moves the loop makes from the same numbers: at a
+    # decision node legal[rng_below(rnd.rng, n)] (legal_actions order, n >= 1),
+    # at a chance node the outcome whose interval in chance_outcomes order
+    # holds chance_uniform(rnd). Tests check it against the loop
+    # (tests/search/test_random_playout.py).
+    void (*random_playout)(const GameC* g, void* s, PlayoutRandC* rnd,
+                           double* returns) noexcept nogil

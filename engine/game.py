@@ -60,7 +60,12 @@ class Game:
         if not self.entry.capabilities.structured_states:
             raise StateFormatError(f"{self.name}: positions cannot be loaded from a structured "
                                    f"state; send the game record instead")
-        return self._load_json(view)
+        # The view may carry "move_number"; the state remembers the position
+        # as its origin (textio.mark_loaded), so serialize() round-trips it.
+        view, move = textio.split_move_number(view)
+        state = self._load_json(view)
+        textio.mark_loaded(state, view, move)
+        return state
 
     def state_from_notation(self, text: str):
         """A state from the game's table notation (games with capabilities.notation)."""

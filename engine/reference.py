@@ -18,6 +18,10 @@ class ReferenceState:
         self.game = game
         self._history: list[int] = []
         self._decisions = 0
+        # The position the history starts from: None for the game's initial
+        # state, else the JSON view the state was loaded from (textio.mark_loaded).
+        self._origin = None
+        self._move_base = 0         # its move number; None when unknown
 
     # -- to be written by each game ------------------------------------------
     def _current_player(self) -> int:
@@ -83,10 +87,20 @@ class ReferenceState:
         return list(self._returns())
 
     def history(self) -> list[int]:
+        """The actions and chance outcomes applied since the state's origin
+        (the initial state, or the position it was loaded from)."""
         return list(self._history)
 
-    def move_number(self) -> int:
-        return len(self._history)
+    def move_number(self):
+        """Actions and chance outcomes applied since the game's initial state;
+        None when the state was loaded from a position that did not give its
+        move number (docs: textio.mark_loaded)."""
+        return None if self._move_base is None else self._move_base + len(self._history)
+
+    def loaded_from(self):
+        """The JSON view of the position the state was loaded from, or None
+        if it was played from the initial state."""
+        return self._origin
 
     def decisions_taken(self) -> int:
         return self._decisions
@@ -94,7 +108,8 @@ class ReferenceState:
     def clone(self):
         # The game is shared, and the history (ints) is copied flat: deepcopy
         # would visit each of its entries, making a clone cost O(game length).
-        memo = {id(self.game): self.game, id(self._history): list(self._history)}
+        memo = {id(self.game): self.game, id(self._history): list(self._history),
+                id(self._origin): self._origin}
         return copy.deepcopy(self, memo)
 
     def child(self, action):

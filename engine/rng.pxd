@@ -70,3 +70,25 @@ cdef inline double hash_uniform(uint64_t seed, uint64_t k) noexcept nogil:
     play (a fixed determinization)."""
     cdef uint64_t x = seed + k * <uint64_t> 0x9E3779B97F4A7C15ULL
     return (_splitmix64(&x) >> 11) * (1.0 / 9007199254740992.0)
+
+
+# The random numbers of one playout (GameC.random_playout), as the search
+# draws them: decisions from `rng`; chance events from `rng` too, or, on a
+# fixed world (the PIMC form), the k-th chance event of the line gets
+# hash_uniform(world, k), k counted from the root.
+cdef struct PlayoutRandC:
+    RngC* rng
+    uint64_t world
+    uint64_t chance_k     # chance events met so far in this line of play
+    bint fixed_world
+
+
+cdef inline double chance_uniform(PlayoutRandC* r) noexcept nogil:
+    """The uniform in [0, 1) that decides the next chance event."""
+    cdef double u
+    if r.fixed_world:
+        u = hash_uniform(r.world, r.chance_k)
+    else:
+        u = rng_uniform(r.rng)
+    r.chance_k += 1
+    return u

@@ -3,6 +3,9 @@ error messages. Each game's `codec` module turns actions into words and back,
 reading the state's JSON view, so the core and the reference speak alike."""
 from __future__ import annotations
 
+import copy
+import json
+
 from .errors import IllegalActionError, StateFormatError
 
 _HEADER = "easel-state-v1"
@@ -38,9 +41,19 @@ def _short(ids, limit=40) -> str:
 
 
 def action_to_string(state, action) -> str:
+    """The text of any id of the game (as OpenSpiel's ActionToString): at a
+    chance node a chance outcome id in [0, max_chance_outcomes), elsewhere an
+    action id in [0, num_distinct_actions), legal here or not. Anything else
+    is an IllegalActionError naming the range."""
     game = state.get_game()
-    if not state.is_legal(action):
+    if not isinstance(action, int) or isinstance(action, bool):
         raise IllegalActionError(illegal_message(state, action))
+    chance = state.is_chance_node()
+    size = game.max_chance_outcomes() if chance else game.num_distinct_actions()
+    if not 0 <= action < size:
+        raise IllegalActionError(
+            f"{game.spec}: {action} is not a {'chance outcome' if chance else 'action'} id of "
+            f"this game: ids are 0..{size - 1}")
     return game.codec.action_to_string(state.to_json(), int(action))
 
 
@@ -77,9 +90,41 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().replace(",", " , ").split())
 
 
+def mark_loaded(state, view: dict, move_number) -> None:
+    """Record that `state` was loaded from the position `view` (a JSON view)
+    rather than played from the initial state: its history starts there, its
+    serialization carries the position, and its move number is the one the
+    position gave (None, unknown, if it gave none)."""
+    state._origin = copy.deepcopy(view)
+    state._move_base = move_number
+
+
+def split_move_number(view):
+    """A JSON view may carry the position's move number as the extra key
+    "move_number" (a non-negative integer); returns (view without it, the number or None)."""
+    if not isinstance(view, dict) or "move_number" not in view:
+        return view, None
+    view = dict(view)
+    move = view.pop("move_number")
+    if not isinstance(move, int) or isinstance(move, bool) or move < 0:
+        raise StateFormatError(f"field 'move_number': must be a non-negative integer, got {move!r}")
+    return view, move
+
+
 def serialize(state) -> str:
+    """The game string and every step since the state's origin; a state loaded
+    from a position first gives that position ("position" and its JSON view,
+    with its move number when known), so every state round-trips."""
     game = state.get_game()
-    return "\n".join([_HEADER, game.spec] + [str(a) for a in state.history()]) + "\n"
+    lines = [_HEADER, game.spec]
+    origin = state.loaded_from()
+    if origin is not None:
+        view = dict(origin)
+        move = state.move_number()
+        if move is not None:
+            view["move_number"] = move - len(state.history())
+        lines.append("position " + json.dumps(view, sort_keys=True, separators=(",", ":")))
+    return "\n".join(lines + [str(a) for a in state.history()]) + "\n"
 
 
 def deserialize(game, text: str):
@@ -91,8 +136,17 @@ def deserialize(game, text: str):
     if lines[1] != game.spec:
         raise StateFormatError(
             f"serialized state is for {lines[1]!r}, but this game is {game.spec!r}")
-    state = game.new_initial_state()
-    for i, line in enumerate(lines[2:], start=1):
+    steps = lines[2:]
+    if steps and steps[0].startswith("position"):
+        try:
+            view = json.loads(steps[0][len("position"):])
+        except ValueError as e:
+            raise StateFormatError(f"line 3: the position is not valid JSON: {e}") from None
+        state = game.state_from_json(view)
+        steps = steps[1:]
+    else:
+        state = game.new_initial_state()
+    for i, line in enumerate(steps, start=1):
         try:
             action = int(line)
         except ValueError:
@@ -102,3 +156,4 @@ def deserialize(game, text: str):
         except IllegalActionError as e:
             raise StateFormatError(f"step {i}: {e}") from None
     return state
+

@@ -31,12 +31,15 @@ from libc.math cimport log, sqrt
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from cpython.buffer cimport PyBUF_READ
+from cpython.memoryview cimport PyMemoryView_FromMemory
 
 import numpy as np
 
 from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
 from easel.engine._core cimport CoreGame, CoreState
-from easel.engine.rng cimport RngC, rng_seed, rng_below, rng_uniform, hash_uniform, pick_index
+from easel.engine.rng cimport (RngC, PlayoutRandC, rng_seed, rng_below, rng_uniform,
+                               hash_uniform, pick_index)
 
 FORMS = {"is": FORM_IS, "closed": FORM_CLOSED, "pimc": FORM_PIMC}
 ROLLOUTS = {"random": 0, "policy": 1}   # uniform moves; the game's rollout_action
@@ -49,6 +52,48 @@ NODE_DTYPE = np.dtype([
 STATS_DTYPE = np.dtype([
     ("n", np.float64), ("sum_u", np.float64, (MAX_PLAYERS,)), ("sum_u2", np.float64),
     ("sum_win", np.float64, (MAX_PLAYERS,)), ("sum_score", np.float64, (MAX_PLAYERS,))])
+
+
+# ln(n) for the availability counts UCB1 meets most (small ones, deep in the
+# tree): a lookup instead of a libm call, the same doubles log() returns.
+cdef enum:
+    LN_TABLE = 2048
+cdef double _LN[LN_TABLE]
+for _i in range(LN_TABLE):
+    _LN[_i] = log(<double> _i)
+
+
+cdef inline double _ln(int n) noexcept nogil:
+    return _LN[n] if n < LN_TABLE else log(<double> n)
+
+
+cdef object _rows(void* data, Py_ssize_t n, dtype):
+    """A numpy view (no copy) of n records of `dtype` at `data`. Read at
+    once, with the GIL held: the arena may move when the tree grows."""
+    return np.frombuffer(PyMemoryView_FromMemory(<char*> data, n * dtype.itemsize, PyBUF_READ),
+                         dtype=dtype)
+
+
+# One spare node arena per process. A search that ends leaves its arena
+# here and the next one starts in it: memory already touched, where a new
+# allocation costs a page fault per 4 KiB the search fills (about 1 ms per
+# 20,000 nodes, the extra cost of the first searches of a process). Arenas
+# up to SPARE_MAX_NODES are kept; only code holding the GIL touches it.
+cdef enum:
+    SPARE_MAX_NODES = 1 << 20             # 32 MiB
+cdef NodeC* _spare = NULL
+cdef int _spare_cap = 0
+
+
+cdef void _give_spare(NodeC* nodes, int cap) noexcept:
+    global _spare, _spare_cap
+    if nodes == NULL:
+        return
+    if cap > _spare_cap and cap <= SPARE_MAX_NODES:
+        free(_spare)
+        _spare, _spare_cap = nodes, cap
+    else:
+        free(nodes)
 
 
 cdef inline double _now() noexcept nogil:
@@ -82,6 +127,7 @@ cdef class Tree:
     cdef double uct_c
     cdef int rollout_depth
     cdef bint rollout_policy
+    cdef bint native_playout
     cdef double margin_weight
     cdef uint64_t world
     cdef int root_player
@@ -103,7 +149,7 @@ cdef class Tree:
         self.child_of = NULL
 
     def __dealloc__(self):
-        free(self.nodes)
+        _give_spare(self.nodes, self.cap_nodes)
         free(self.ext)
         free(self.root_state)
         free(self.work)
@@ -118,7 +164,7 @@ cdef class Tree:
     def __init__(self, CoreState state not None, str form="is", double uct_c=2.0,
                  unsigned long long seed=0, int rollout_depth=-1, double margin_weight=0.0,
                  int max_nodes=1 << 22, unsigned long long world_seed=0,
-                 str rollout="random"):
+                 str rollout="random", bint native_playout=True):
         cdef int span
         if form not in FORMS:
             raise ValueError(f"unknown search form {form!r}; forms: {', '.join(FORMS)}")
@@ -129,6 +175,11 @@ cdef class Tree:
         self.rollout_policy = ROLLOUTS[rollout] == 1
         if self.rollout_policy and self.g.rollout_action == NULL:
             raise ValueError("rollout 'policy': this game has no rollout policy")
+        # Random rollouts to the end go through the game's own playout when
+        # it has one (GameC.random_playout: the same moves from the same
+        # numbers, without a call through the table per step); False keeps
+        # the generic loop, to check the two agree and to measure the gain.
+        self.native_playout = native_playout
         self.form = FORMS[form]
         self.uct_c = uct_c
         self.rollout_depth = rollout_depth
@@ -157,8 +208,9 @@ cdef class Tree:
         self._reset_nodes()
 
     cdef void _reset_nodes(self) except *:
+        _give_spare(self.nodes, self.cap_nodes)
+        self.nodes = NULL
         self.cap_nodes = 1024
-        free(self.nodes)
         self.nodes = <NodeC*> malloc(sizeof(NodeC) * self.cap_nodes)
         self.cap_ext = 256
         free(self.ext)
@@ -191,13 +243,39 @@ cdef class Tree:
         self.n_ext += 1
         return self.n_ext - 1
 
+    cdef void _reserve(self, long long want) noexcept:
+        """Grow the node arena to `want` nodes (at most max_nodes) in one
+        step, into the spare arena when it is large enough. A run with an
+        iteration budget knows its size (an iteration adds at most one
+        node): one allocation instead of repeated doublings, each copying
+        the arena into fresh memory. Needs the GIL (the spare)."""
+        global _spare, _spare_cap
+        cdef NodeC* grown
+        if want > self.max_nodes:
+            want = self.max_nodes
+        if want <= self.cap_nodes:
+            return
+        if _spare != NULL and _spare_cap >= want:
+            memcpy(_spare, self.nodes, sizeof(NodeC) * self.n_nodes)
+            grown, self.nodes = self.nodes, _spare
+            self.cap_nodes, _spare_cap = _spare_cap, self.cap_nodes
+            _spare = grown                 # the small one waits as the spare
+            if _spare_cap > SPARE_MAX_NODES:
+                free(_spare)
+                _spare, _spare_cap = NULL, 0
+            return
+        grown = <NodeC*> realloc(self.nodes, sizeof(NodeC) * want)
+        if grown != NULL:                  # else doubling takes over, as it can
+            self.nodes = grown
+            self.cap_nodes = <int> want
+
     cdef int _new_node(self, int parent, int action, int mover, int kind) noexcept nogil:
         """Add a child to `parent`; -1 when the arena is full."""
         cdef NodeC* grown
         cdef int idx, cap
+        if self.n_nodes >= self.max_nodes:    # (a spare arena may be larger)
+            return -1
         if self.n_nodes == self.cap_nodes:
-            if self.cap_nodes >= self.max_nodes:
-                return -1
             cap = self.cap_nodes * 2
             if cap > self.max_nodes:
                 cap = self.max_nodes
@@ -242,7 +320,7 @@ cdef class Tree:
     cdef void _iterate(self) noexcept nogil:
         cdef const GameC* g = self.g
         cdef NodeC* nodes
-        cdef int node = 0, depth = 0, p, n, i, a, c, best, n_untried, steps
+        cdef int node = 0, depth = 0, p, n, i, a, c, best, n_untried, steps, cut
         cdef uint64_t chance_k = 0
         cdef int after_chance = 0
         cdef double best_v, v, log_avail, last_avail, u1, u2
@@ -253,6 +331,7 @@ cdef class Tree:
         cdef int n_top, q, np_ = g.num_players
         cdef bint expanded = False, have_scores = g.scores != NULL
         cdef TurnStatsC* st
+        cdef PlayoutRandC rnd
 
         memcpy(self.work, self.root_state, g.state_size)
         self.path[0] = 0
@@ -288,7 +367,11 @@ cdef class Tree:
             self.stamp += 1
             c = nodes[node].first_child
             while c >= 0:
-                if nodes[c].kind == KIND_DECISION:
+                # A child is keyed by (action, mover): in the IS form chance is
+                # not in the tree, so one node may be reached with different
+                # players to move (Pig after a roll), and each player's
+                # statistics must stay its own.
+                if nodes[c].kind == KIND_DECISION and nodes[c].mover == p:
                     self.stamp_of[nodes[c].action] = self.stamp
                     self.child_of[nodes[c].action] = c
                 c = nodes[c].next_sibling
@@ -320,7 +403,7 @@ cdef class Tree:
                 c = self.child_of[self.actions[i]]
                 if nodes[c].n_avail != last_avail:
                     last_avail = nodes[c].n_avail
-                    log_avail = log(last_avail)
+                    log_avail = _ln(nodes[c].n_avail)
                 v = (nodes[c].total / nodes[c].n_visits +
                      self.uct_c * sqrt(log_avail / nodes[c].n_visits))
                 if v > best_v:
@@ -338,29 +421,37 @@ cdef class Tree:
         # for the current player at every decision step.)
         steps = 0
         cut = self.rollout_depth if (self.rollout_depth >= 0 and g.evaluate != NULL) else -1
-        while True:
-            if steps == cut:
-                if g.current_player(g, self.work) == PLAYER_TERMINAL:
+        if cut < 0 and not self.rollout_policy and self.native_playout and (
+                g.random_playout != NULL):
+            rnd.rng = &self.rng
+            rnd.world = self.world
+            rnd.chance_k = chance_k
+            rnd.fixed_world = self.form == FORM_PIMC
+            g.random_playout(g, self.work, &rnd, r)
+        else:
+            while True:
+                if steps == cut:
+                    if g.current_player(g, self.work) == PLAYER_TERMINAL:
+                        g.returns(g, self.work, r)
+                    else:
+                        g.evaluate(g, self.work, r)
+                    break
+                n = g.legal_actions(g, self.work, self.actions)
+                if n > 0:
+                    if self.rollout_policy and n > 1:
+                        u1 = rng_uniform(&self.rng)
+                        u2 = rng_uniform(&self.rng)
+                        a = self.actions[g.rollout_action(g, self.work, self.actions, n, u1, u2)]
+                    else:
+                        a = self.actions[rng_below(&self.rng, n)]
+                    steps += 1
+                elif g.current_player(g, self.work) == PLAYER_CHANCE:
+                    a = self._sample_chance(chance_k)
+                    chance_k += 1
+                else:
                     g.returns(g, self.work, r)
-                else:
-                    g.evaluate(g, self.work, r)
-                break
-            n = g.legal_actions(g, self.work, self.actions)
-            if n > 0:
-                if self.rollout_policy and n > 1:
-                    u1 = rng_uniform(&self.rng)
-                    u2 = rng_uniform(&self.rng)
-                    a = self.actions[g.rollout_action(g, self.work, self.actions, n, u1, u2)]
-                else:
-                    a = self.actions[rng_below(&self.rng, n)]
-                steps += 1
-            elif g.current_player(g, self.work) == PLAYER_CHANCE:
-                a = self._sample_chance(chance_k)
-                chance_k += 1
-            else:
-                g.returns(g, self.work, r)
-                break
-            g.apply_action(g, self.work, a)
+                    break
+                g.apply_action(g, self.work, a)
 
         # Utilities: returns, plus an optional score-margin term.
         if have_scores:
@@ -421,6 +512,8 @@ cdef class Tree:
             raise ValueError("give an iteration budget, a time limit, or both")
         if self.g.current_player(self.g, self.root_state) < 0:
             raise ValueError("the root must be a decision node")
+        if iterations > 0:
+            self._reserve(self.n_nodes + iterations)
         with nogil:
             start = _now()
             deadline = start + time_limit
@@ -467,11 +560,8 @@ cdef class Tree:
 
     def export(self):
         """Copies of the node and turn-statistics arrays (numpy structured)."""
-        nodes = np.frombuffer((<char*> self.nodes)[:self.n_nodes * sizeof(NodeC)],
-                              dtype=NODE_DTYPE).copy()
-        ext = np.frombuffer((<char*> self.ext)[:self.n_ext * sizeof(TurnStatsC)],
-                            dtype=STATS_DTYPE).copy()
-        return nodes, ext
+        return (_rows(self.nodes, self.n_nodes, NODE_DTYPE).copy(),
+                _rows(self.ext, self.n_ext, STATS_DTYPE).copy())
 
     def export_turn(self, int player, int pv_nodes):
         """What an analysis reads, without copying the whole tree: the root,
@@ -518,7 +608,7 @@ cdef class Tree:
                 at, i = len(keep), best
                 keep.append(best)
                 kids.append([])
-        whole = np.frombuffer((<char*> nodes)[:self.n_nodes * sizeof(NodeC)], dtype=NODE_DTYPE)
+        whole = _rows(nodes, self.n_nodes, NODE_DTYPE)
         out = whole[np.asarray(keep, dtype=np.int64)]       # fancy indexing copies the rows
         first = np.full(len(keep), -1, dtype=np.int32)
         sibling = np.full(len(keep), -1, dtype=np.int32)
@@ -530,9 +620,7 @@ cdef class Tree:
                     sibling[<int> row_kids[at]] = row_kids[at + 1]
         out["first_child"] = first
         out["next_sibling"] = sibling
-        ext = np.frombuffer((<char*> self.ext)[:self.n_ext * sizeof(TurnStatsC)],
-                            dtype=STATS_DTYPE).copy()
-        return out, ext
+        return out, _rows(self.ext, self.n_ext, STATS_DTYPE).copy()
 
     def advance(self, actions):
         """Move the root along `actions` (decisions and chance outcomes applied
@@ -552,7 +640,8 @@ cdef class Tree:
             if kind == KIND_CHANCE and self.form == FORM_IS:
                 continue
             c = self.nodes[node].first_child
-            while c >= 0 and not (self.nodes[c].action == a and self.nodes[c].kind == kind):
+            while c >= 0 and not (self.nodes[c].action == a and self.nodes[c].kind == kind
+                                  and (kind == KIND_CHANCE or self.nodes[c].mover == p)):
                 c = self.nodes[c].next_sibling
             if c < 0:
                 kept = False
@@ -613,7 +702,7 @@ cdef class Tree:
         fresh[0].next_sibling = -1
         fresh[0].action = -1
         fresh[0].mover = PLAYER_CHANCE
-        free(self.nodes)
+        _give_spare(self.nodes, self.cap_nodes)
         free(order)
         free(new_of)
         self.nodes = fresh

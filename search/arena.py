@@ -11,7 +11,13 @@ rotation and the seat.
 Seat rotations, for k bots in an n-player game (each bot sits in each seat
 equally often within every block):
 
-- k <= n: rotation r seats bot (s + r) mod k in seat s, for r < k;
+- k == n: a fair design (search.tournament.schedule.fair_orders): every
+  order of the bots (n <= 4) or, for five, the 20 orders in which each bot
+  follows each other bot at each distance equally often. Rotating one cyclic
+  order would keep every bot's neighbours fixed, and in a three-player game
+  two identical bots would then score unevenly against each other;
+- k < n (bots fill several seats): rotation r seats bot (s + r) mod k in
+  seat s, for r < k;
 - k > n: every ordered choice of n different bots (all pairings, both ways),
   when there are at most `MAX_PERMUTATIONS` of them; else rotation r seats
   bot (s + r) mod k, for r < k.
@@ -58,6 +64,9 @@ def seat_rotations(num_bots: int, num_players: int) -> list[list[int]]:
     k, n = num_bots, num_players
     if k < 1:
         raise ArenaError("an arena needs at least one bot")
+    if k == n:
+        from .tournament.schedule import fair_orders
+        return [list(order) for order in fair_orders(n)]
     if k > n and math.perm(k, n) <= MAX_PERMUTATIONS:
         return [list(p) for p in itertools.permutations(range(k), n)]
     return [[(s + r) % k for s in range(n)] for r in range(k)]

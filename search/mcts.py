@@ -220,6 +220,14 @@ class Search:
         for t in self._trees:
             t.cancel()
 
+    def _resume(self) -> None:
+        """Let a cancelled search run again (MCTSBot, reusing its tree for the
+        next move). The trees hold their own stop flags, which `advance` keeps
+        when it keeps a subtree: both levels are cleared."""
+        self._cancelled = False
+        for t in self._trees:
+            t.uncancel()
+
     def advance(self, actions) -> bool:
         """Tell the search the actions and chance outcomes played since its
         root; keeps the subtrees that are still valid (tree reuse)."""
@@ -424,14 +432,21 @@ def _children(nodes, node: int):
 class MCTSBot(Bot):
     """Plays with `Search`. Budgets per decision: `iterations`, `time_limit`
     (seconds), or both (whichever ends first). Keeps its tree between moves
-    when the new position follows from the last searched one (tree reuse)."""
+    when the new position follows from the last searched one (tree reuse).
+
+    In the IS form a chance event has no node of its own: the subtree below
+    it mixes the statistics of every outcome, so kept across a chance event
+    it misleads the next search (in Pig it cost -346 Elo [-430, -285] at 300
+    iterations over 200 games, benchmarks/bench_matches.py). The tree is
+    therefore kept only when no chance event happened since the last search,
+    unless `reuse_across_chance` is set."""
 
     def __init__(self, game, iterations: int | None = None, time_limit: float | None = None,
                  uct_c: float | None = None, seed: int | None = None, threads: int = 1,
                  form: str | None = None, rollout_depth: int | None = None,
                  margin_weight: float | None = None, worlds: int | None = None,
                  rollout: str | None = None, reuse: bool = True, max_nodes: int = 1 << 22,
-                 early_stop: bool = True):
+                 early_stop: bool = True, reuse_across_chance: bool = False):
         if iterations is None and time_limit is None:
             iterations = 1000
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -454,23 +469,40 @@ class MCTSBot(Bot):
         _check_rollout(game, self.options["rollout"])
         self.seed = _new_seed() if seed is None else int(seed)
         self.reuse = reuse
+        self.reuse_across_chance = reuse_across_chance
         self.early_stop = early_stop
         self._search: Search | None = None
         self._history: list[int] | None = None
+        self._origin = None         # the loaded position the history starts from, if any
         self._searches = 0
+        self._cancel_requested = False
 
     def restart(self) -> None:
         self._search = None
         self._history = None
+        self._cancel_requested = False
 
     def _search_for(self, state) -> Search:
+        search = self._reused_or_new(state)
+        if self._cancel_requested:      # a cancel() that may have come before this search
+            self._cancel_requested = False
+            search.cancel()
+        return search
+
+    def _reused_or_new(self, state) -> Search:
         history = state.history()
+        # A history is a path from the state's origin: the initial state, or
+        # the position it was loaded from (two loaded positions both have [] ).
+        origin = state.loaded_from()
         if (self.reuse and self._search is not None and self._history is not None
+                and origin == self._origin
                 and self.options["form"] != "pimc"
-                and history[:len(self._history)] == self._history):
+                and history[:len(self._history)] == self._history
+                and (self.reuse_across_chance or self.options["form"] != "is"
+                     or not self._crosses_chance(history[len(self._history):]))):
             try:
                 self._search.advance(history[len(self._history):])
-                self._search._cancelled = False
+                self._search._resume()
                 self._history = history
                 return self._search
             except ValueError:
@@ -479,9 +511,26 @@ class MCTSBot(Bot):
         self._search = Search(self.game, state, seed=_mix(self.seed, self._searches),
                               **self.options)
         self._history = history
+        self._origin = origin
         return self._search
 
+    def _crosses_chance(self, actions) -> bool:
+        """Whether any of `actions` (played from the search's root) is a
+        chance outcome."""
+        walk = self._search._root.clone()
+        for a in actions:
+            if walk.is_chance_node():
+                return True
+            walk.apply_action(a)
+        return False
+
     def analyze(self, state, top_k: int | None = None) -> Analysis:
+        try:
+            return self._analyze(state, top_k)
+        finally:
+            self._cancel_requested = False  # a cancel before or during this call ends with it
+
+    def _analyze(self, state, top_k: int | None) -> Analysis:
         search = self._search_for(state)
         if not (self.early_stop and self.iterations is not None and self.time_limit is None
                 and self.options["form"] != "pimc"):
@@ -494,7 +543,8 @@ class MCTSBot(Bot):
         done = 0
         while done < self.iterations:
             step = min(chunk, self.iterations - done)
-            search.run(step)
+            if search.run(step) < step:
+                break                       # cancelled
             done += step
             first, second = search.root_visit_leaders()
             if first - second > self.iterations - done:
@@ -506,3 +556,27 @@ class MCTSBot(Bot):
         if len(legal) == 1:                 # a forced move needs no search
             return legal[0]
         return self.analyze(state, top_k=1).best.action
+
+    def ponder(self, state, seconds: float) -> int:
+        """Grow the tree at `state` for about `seconds` while another player
+        is to move there (pondering): the subtree of the move they make is
+        kept for this bot's next search (tree reuse). Returns the iterations
+        run. Does nothing for PIMC, whose worlds are drawn afresh each move."""
+        if self.options["form"] == "pimc" or not self.reuse or state.current_player() < 0:
+            return 0
+        try:
+            return self._search_for(state).run(time_limit=seconds)
+        finally:
+            self._cancel_requested = False  # a cancel before or during this call ends with it
+
+    def cancel(self) -> None:
+        """From another thread: stop the running `step` or `ponder` within
+        about one iteration, or, if none has started its search yet, the
+        next one (so a cancel racing a call's start is not lost; the move
+        then comes from whatever the tree holds). A cancel ends with the
+        call it stopped: the next call searches with its full budget,
+        reusing the tree. `restart()` clears a cancel no call has consumed."""
+        self._cancel_requested = True
+        search = self._search
+        if search is not None:
+            search.cancel()

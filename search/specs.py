@@ -1,5 +1,8 @@
 """Bot spec strings: ``random``, ``random(seed=3)``, ``greedy(depth=1)``,
-``heuristic``, ``mcts(iterations=4000,threads=2,time=0.5,uct_c=2,form=is)``.
+``heuristic``, ``mcts(iterations=4000,threads=2,time=0.5,uct_c=2,form=is)``,
+``remote(target=127.0.0.1:50051,spec=mcts(iterations=800))`` (a bot on another
+Easel server; a value may hold a spec of its own, parentheses and commas
+included), ``faulty(mode=raise)`` (a deliberately broken bot, for testing).
 
 The grammar is the game string's: a name, then optionally ``(key=value,...)``.
 Each bot kind declares its keys and their types, so a bad spec is refused with
@@ -53,6 +56,9 @@ class BotKind:
     keys: dict[str, tuple[type, str]]            # key -> (type, meaning)
     build: Callable[[Any, dict], Bot]             # (game, typed args) -> Bot
     open_keys: bool = False                       # pass unknown keys on to the bot
+    # May a network request name it (the server's Suggest)? Not a bot that
+    # connects to other hosts or breaks its process on purpose.
+    served: bool = True
 
 
 def _show(value) -> str:
@@ -109,6 +115,24 @@ def _heuristic(game, args):
 _MCTS_RENAMES = {"time": "time_limit"}
 
 
+def _remote(game, args):
+    from .tournament.bots import RemoteBot
+    if "target" not in args:
+        raise BotSpecError("remote: target=HOST:PORT is required")
+    try:
+        return RemoteBot(game, **args)
+    except ValueError as e:
+        raise BotSpecError(f"remote: {e}") from None
+
+
+def _faulty(game, args):
+    from .tournament.bots import FaultyBot
+    try:
+        return FaultyBot(game, **args)
+    except ValueError as e:
+        raise BotSpecError(str(e)) from None
+
+
 def _mcts(game, args):
     try:
         from easel.search.mcts import MCTSBot
@@ -146,7 +170,41 @@ BOT_KINDS: dict[str, BotKind] = {k.name: k for k in [
              "rollout": (str, "rollout moves: random, or policy (the game's rollout policy)"),
              "seed": (int, "random seed")},
             _mcts, open_keys=True),
+    BotKind("remote", "a bot on another Easel server, through its Suggest call",
+            {"target": (str, "the server's HOST:PORT"),
+             "spec": (str, "the bot spec the server plays (default mcts)"),
+             "timeout": (float, "seconds one move may take on the wire (default 120)"),
+             "tls": (bool, "connect with TLS (default false)"),
+             "ca": (str, "TLS: the server's CA certificate file"),
+             "token_env": (str, "environment variable holding the server's bearer token"),
+             "seed": (int, "random seed (each call sends one derived from it)")}, _remote,
+            served=False),
+    BotKind("faulty", "a deliberately broken random bot, for testing fault handling",
+            {"mode": (str, "raise, illegal, sleep or exit"),
+             "after": (int, "good decisions per game before the fault (default 0)"),
+             "seconds": (float, "how long mode=sleep thinks (default 1)"),
+             "once": (str, "mode=exit: exit only while this file does not exist"),
+             "seed": (int, "random seed")}, _faulty, served=False),
 ]}
+
+
+def _split_top(body: str) -> list[str]:
+    """Split on the commas outside parentheses: a value may be a spec itself."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(body):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                raise ValueError("unbalanced ')'")
+        elif ch == "," and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+    if depth != 0:
+        raise ValueError("unbalanced '('")
+    parts.append(body[start:])
+    return parts
 
 
 def parse_spec(spec: str) -> BotSpec:
@@ -166,7 +224,11 @@ def parse_spec(spec: str) -> BotSpec:
                            f"bots: {', '.join(sorted(BOT_KINDS))}")
     args: dict = {}
     if body is not None and body.strip():
-        for part in body.split(","):
+        try:
+            parts = _split_top(body)
+        except ValueError as e:
+            raise BotSpecError(f"malformed bot spec {spec!r}: {e}") from None
+        for part in parts:
             if "=" not in part:
                 raise BotSpecError(f"bot spec {spec!r}: expected key=value, got {part.strip()!r}")
             key, value = (x.strip() for x in part.split("=", 1))

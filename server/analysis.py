@@ -45,13 +45,16 @@ _BUDGET_KEYS = ("iterations", "time", "threads", "seed")
 
 
 def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settings") -> Plan:
-    from easel.search.specs import BotSpecError, parse_spec
+    from easel.search.specs import BOT_KINDS, BotSpecError, parse_spec
 
     text = settings.bot.strip() or "mcts"
     try:
         spec = parse_spec(text)
     except BotSpecError as e:
         raise InvalidArgument(f"{field}.bot", str(e)) from None
+    if not BOT_KINDS[spec.name].served:
+        raise InvalidArgument(f"{field}.bot", f"the server does not play {spec.name!r} bots "
+                                              "(they connect elsewhere or fail on purpose)")
     args = dict(spec.args)
 
     budget = settings.budget

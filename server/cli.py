@@ -14,6 +14,9 @@ COMMANDS = [
     "easel.server.commands.suggest",
     "easel.server.commands.arena",
     "easel.server.commands.replay",
+    "easel.server.commands.play",
+    "easel.server.commands.matches",
+    "easel.server.commands.tournament",
 ]
 
 

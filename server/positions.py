@@ -391,13 +391,21 @@ def record_of(state) -> pb.GameRecord:
     """The record that reaches `state`: each step with its id, text and kind."""
     game = state.get_game()
     rec = pb.GameRecord(game=game.spec)
-    walk = game.new_initial_state()
+    origin = state.loaded_from()        # a loaded position: its steps start there
+    walk = game.new_initial_state() if origin is None else game.state_from_json(origin)
     for action in state.history():
         view = walk.to_json()
         rec.steps.add(id=action, text=game.codec.action_to_string(view, action),
                       kind=node_kind(walk))
         walk.apply_action(action)
     return rec
+
+
+def _move_number(state) -> int:
+    """Steps since the initial state; -1 when unknown (a loaded position that
+    did not give its move number)."""
+    move = state.move_number()
+    return -1 if move is None else move
 
 
 def position_info(state, record: pb.GameRecord | None = None,
@@ -409,7 +417,7 @@ def position_info(state, record: pb.GameRecord | None = None,
     info = pb.PositionInfo(
         game=game.spec, kind=node_kind(state), current_player=state.current_player(),
         state=_struct(view), text=str(state), returns=state.returns(),
-        move_number=state.move_number(), num_players=game.num_players())
+        move_number=_move_number(state), num_players=game.num_players())
     if has_notation(game.entry):
         info.notation = notation_of(state)
     if record is not None:

@@ -48,6 +48,11 @@ MAX_RETRY = 30.0
 MAX_CLIENTS_REMEMBERED = 10_000      # when each was last served (fairness ties)
 
 
+def client_of(context) -> str:
+    """The fairness key of a call: its connection (one gRPC channel)."""
+    return context.peer() or "?"
+
+
 class SearchControl:
     """One search (waiting or running): why it was stopped, and the search
     to cancel."""

@@ -38,7 +38,7 @@ from .auth import BearerTokenInterceptor
 from .datafiles import DataFiles
 from .errors import InvalidArgument, RequestError, ResourceExhausted, bounded, quote
 from .limits import Limits
-from .queue import SearchQueue
+from .queue import SearchQueue, client_of
 from .replay_cache import ReplayCache
 
 log = logging.getLogger("easel.server")
@@ -182,11 +182,6 @@ def _deadline(context) -> float | None:
     return None if left is None else time.monotonic() + left
 
 
-def client_of(context) -> str:
-    """The fairness key of a call: its connection (one gRPC channel)."""
-    return context.peer() or "?"
-
-
 class EngineServicer(pb_grpc.EngineServicer):
     def __init__(self, limits: Limits, queue: SearchQueue, files: DataFiles,
                  cache: ReplayCache | None):
@@ -321,7 +316,8 @@ def _info(state, record):
 class EngineServer:
     """A bound (not yet started) server: `port` is the port it listens on."""
 
-    def __init__(self, server, port, servicer, health_servicer, queue, limits, files, cache):
+    def __init__(self, server, port, servicer, health_servicer, queue, limits, files, cache,
+                 matches=None):
         self.server = server
         self.port = port
         self.servicer = servicer
@@ -330,10 +326,11 @@ class EngineServer:
         self.limits = limits
         self.files = files
         self.cache = cache
+        self.matches = matches          # hosted matches' MatchManager, or None
 
     def start(self) -> "EngineServer":
         self.server.start()
-        for name in ("", SERVICE_NAME):
+        for name in ("", *getattr(self, "service_names", [SERVICE_NAME])):
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         return self
 
@@ -343,6 +340,8 @@ class EngineServer:
         flight, then cancel what is left. Returns when the server is down."""
         self.health.enter_graceful_shutdown()
         self.queue.shutdown()
+        if self.matches is not None:    # bots stop; open matches stay open in the database
+            self.matches.stop()
         self.server.stop(grace).wait()
 
     def wait(self):
@@ -393,12 +392,15 @@ def build_grpc_server(limits: Limits, workers: int, credentials=None, auth_token
 
 def build_server(port: int = 0, host: str = "127.0.0.1", limits: Limits | None = None,
                  extra_workers: int = 8, files: DataFiles | None = None, credentials=None,
-                 auth_token: str | None = None) -> EngineServer:
+                 auth_token: str | None = None, matches=None) -> EngineServer:
     """Build the server on host:port (0: any free port). Start it with .start().
 
     files: the data files game options may name (default: the shipped data,
     by name). credentials: grpc.ssl_server_credentials for TLS (see
-    server/auth.py). auth_token: require "authorization: Bearer <token>"."""
+    server/auth.py). auth_token: require "authorization: Bearer <token>".
+    matches: a started `server.matches.MatchManager` to serve easel.v1.Matches
+    beside the Engine (its streams get worker threads of their own; its hints
+    wait in the same search queue; the token check covers it too)."""
     limits = limits or Limits()
     files = files or DataFiles(max_bytes=limits.max_data_bytes)
     queue = SearchQueue(limits)
@@ -408,10 +410,20 @@ def build_server(port: int = 0, host: str = "127.0.0.1", limits: Limits | None =
     # cheap calls, health checks and the RESOURCE_EXHAUSTED answers flowing
     # while the queue is full.
     workers = limits.max_concurrent_searches + limits.max_waiting_searches + extra_workers
+    if matches is not None:             # each WatchMatch stream holds a worker
+        workers += matches.limits.max_streams
     server, bound = build_grpc_server(limits, workers, credentials, auth_token, host, port)
     servicer = EngineServicer(limits, queue, files, cache)
     server.add_generic_rpc_handlers([_handlers(servicer)])
+    names = [SERVICE_NAME]
+    if matches is not None:             # hosted matches (server/matches/)
+        from .matches.service import SERVICE_NAME as MATCHES_NAME, add_matches
+        add_matches(server, matches, limits, queue)
+        names.append(MATCHES_NAME)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable(server, (SERVICE_NAME, HEALTH_NAME))
-    return EngineServer(server, bound, servicer, health_servicer, queue, limits, files, cache)
+    reflection.enable(server, (*names, HEALTH_NAME))
+    srv = EngineServer(server, bound, servicer, health_servicer, queue, limits, files, cache,
+                       matches)
+    srv.service_names = names
+    return srv

@@ -247,8 +247,15 @@ def _expect_illegal(state, action, where):
     assert repr(action) in message or str(action) in message, \
         f"{where}: message does not name {action!r}: {message}"
     assert _snapshot(state) == before, f"{where}: refused action {action!r} changed the state"
-    with pytest.raises(IllegalActionError):
-        state.action_to_string(action)
+    game = state.get_game()
+    size = game.max_chance_outcomes() if state.is_chance_node() else game.num_distinct_actions()
+    if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < size:
+        # Any id of the game has a text, legal here or not (OpenSpiel's ActionToString).
+        text = state.action_to_string(action)
+        assert isinstance(text, str) and text.strip(), f"{where}: no text for {action}"
+    else:
+        with pytest.raises(IllegalActionError):
+            state.action_to_string(action)
 
 
 @pytest.mark.parametrize("spec, implementation", CASES)

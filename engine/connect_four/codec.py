@@ -4,7 +4,8 @@ MARKS = "xo"
 
 
 def action_to_string(view: dict, action: int) -> str:
-    return f"{MARKS[view['current_player']]}{action}"
+    p = view["current_player"]
+    return f"{MARKS[p]}{action}" if p in (0, 1) else f"column {action}"
 
 
 def string_to_action(view: dict, text: str):

@@ -8,6 +8,7 @@ from libc.string cimport memset
 
 from easel.engine.contract cimport GameC, PLAYER_TERMINAL
 from easel.engine._core cimport CoreGame, CoreState
+from easel.engine.rng cimport RngC, PlayoutRandC, rng_below
 
 
 cdef inline bint _has_four(uint64_t b) noexcept nogil:
@@ -55,8 +56,7 @@ cdef int c4_chance_outcomes(const GameC* g, const void* s, int* out, double* pro
     return 0
 
 
-cdef void c4_apply(const GameC* g, void* s, int action) noexcept nogil:
-    cdef C4StateC* st = <C4StateC*> s
+cdef inline void _drop(C4StateC* st, int action) noexcept nogil:
     cdef int p = st.player
     st.bits[p] |= (<uint64_t> 1) << (action * C4_STRIDE + st.height[action])
     st.height[action] += 1
@@ -66,6 +66,38 @@ cdef void c4_apply(const GameC* g, void* s, int action) noexcept nogil:
     elif st.moves == C4_ROWS * C4_COLS:
         st.winner = C4_DRAW
     st.player = 1 - p
+
+
+cdef void c4_apply(const GameC* g, void* s, int action) noexcept nogil:
+    _drop(<C4StateC*> s, action)
+
+
+cdef void c4_random_playout(const GameC* g, void* s, PlayoutRandC* rnd,
+                            double* out) noexcept nogil:
+    """The search's random rollout in one loop (GameC.random_playout): the
+    open columns are kept in a list, in order, instead of being listed
+    again at every move; the same draw, rng_below(rng, open columns), picks
+    the same column as the generic loop."""
+    cdef C4StateC st = (<C4StateC*> s)[0]      # local copies stay in registers
+    cdef RngC rng = rnd.rng[0]
+    cdef int open_cols[C4_COLS]
+    cdef int n = 0, col, k, i
+    if st.winner == C4_NOBODY:
+        for col in range(C4_COLS):
+            if st.height[col] < C4_ROWS:
+                open_cols[n] = col
+                n += 1
+    while st.winner == C4_NOBODY:
+        k = rng_below(&rng, n)
+        col = open_cols[k]
+        _drop(&st, col)
+        if st.height[col] == C4_ROWS:
+            for i in range(k, n - 1):
+                open_cols[i] = open_cols[i + 1]
+            n -= 1
+    rnd.rng[0] = rng
+    (<C4StateC*> s)[0] = st
+    c4_returns(g, s, out)
 
 
 cdef void c4_returns(const GameC* g, const void* s, double* out) noexcept nogil:
@@ -85,6 +117,7 @@ def make_core(params, facts):
     core.c.chance_outcomes = c4_chance_outcomes
     core.c.apply_action = c4_apply
     core.c.returns = c4_returns
+    core.c.random_playout = c4_random_playout
     return core
 
 

@@ -6,6 +6,7 @@ from libc.string cimport memset
 
 from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine._core cimport CoreGame, CoreState
+from easel.engine.rng cimport RngC, PlayoutRandC, chance_uniform, rng_below
 
 
 cdef inline const PigParamsC* _p(const GameC* g) noexcept nogil:
@@ -60,13 +61,16 @@ cdef int pig_chance_outcomes(const GameC* g, const void* s, int* out, double* pr
     return p.dice_outcomes
 
 
-cdef int pig_sample_chance(const GameC* g, const void* s, double u) noexcept nogil:
-    cdef const PigParamsC* p = _p(g)
+cdef inline int _face(const PigParamsC* p, double u) noexcept nogil:
     cdef int face
     if p.piglet:
         return 0 if u < p.p_one else 1
     face = <int> (u * p.dice_outcomes)
     return face if face < p.dice_outcomes else p.dice_outcomes - 1
+
+
+cdef int pig_sample_chance(const GameC* g, const void* s, double u) noexcept nogil:
+    return _face(_p(g), u)
 
 
 cdef inline int _next_player(const PigParamsC* p, int player) noexcept nogil:
@@ -75,29 +79,64 @@ cdef inline int _next_player(const PigParamsC* p, int player) noexcept nogil:
     return 0 if player == p.players else player
 
 
-cdef void pig_apply(const GameC* g, void* s, int action) noexcept nogil:
-    cdef PigStateC* st = <PigStateC*> s
-    cdef const PigParamsC* p = _p(g)
-    if st.cur_player >= 0:
-        st.total_moves += 1
-        if st.total_moves >= p.horizon:
-            st.over = 1
-        if action == PIG_ROLL:
-            st.cur_player = PLAYER_CHANCE
-            return
-        st.scores[st.turn_player] += st.turn_total
-        if st.scores[st.turn_player] >= p.win_score:
-            st.over = 1
-        st.turn_total = 0
-        st.turn_player = _next_player(p, st.turn_player)
-        st.cur_player = st.turn_player
+cdef inline void _decide(const PigParamsC* p, PigStateC* st, int action) noexcept nogil:
+    st.total_moves += 1
+    if st.total_moves >= p.horizon:
+        st.over = 1
+    if action == PIG_ROLL:
+        st.cur_player = PLAYER_CHANCE
         return
-    if action == 0:
+    st.scores[st.turn_player] += st.turn_total
+    if st.scores[st.turn_player] >= p.win_score:
+        st.over = 1
+    st.turn_total = 0
+    st.turn_player = _next_player(p, st.turn_player)
+    st.cur_player = st.turn_player
+
+
+cdef inline void _land(const PigParamsC* p, PigStateC* st, int face) noexcept nogil:
+    if face == 0:
         st.turn_total = 0
         st.turn_player = _next_player(p, st.turn_player)
     else:
-        st.turn_total += 1 if p.piglet else action + 1
+        st.turn_total += 1 if p.piglet else face + 1
     st.cur_player = st.turn_player
+
+
+cdef void pig_apply(const GameC* g, void* s, int action) noexcept nogil:
+    cdef PigStateC* st = <PigStateC*> s
+    if st.cur_player >= 0:
+        _decide(_p(g), st, action)
+    else:
+        _land(_p(g), st, action)
+
+
+cdef void pig_random_playout(const GameC* g, void* s, PlayoutRandC* rnd,
+                             double* out) noexcept nogil:
+    """The search's random rollout in one loop (GameC.random_playout): the
+    step through the rule table costs several times the rules here. Same
+    draws as the generic loop: rng_below(rng, n) over [roll, stop] or
+    [stop], and one chance_uniform per roll."""
+    # Local copies of the state and the generator: the compiler keeps them
+    # in registers, where through the pointers it stores every field at
+    # every step.
+    cdef PigStateC st = (<PigStateC*> s)[0]
+    cdef RngC rng = rnd.rng[0]
+    cdef PlayoutRandC local = rnd[0]
+    cdef const PigParamsC* p = _p(g)
+    local.rng = &rng
+    while not st.over:
+        if st.cur_player == PLAYER_CHANCE:
+            _land(p, &st, _face(p, chance_uniform(&local)))
+        elif st.scores[st.cur_player] + st.turn_total >= p.win_score:
+            rng_below(&rng, 1)                     # the loop draws for one action too
+            _decide(p, &st, PIG_STOP)
+        else:
+            _decide(p, &st, PIG_ROLL if rng_below(&rng, 2) == 0 else PIG_STOP)
+    rnd.rng[0] = rng
+    rnd.chance_k = local.chance_k
+    (<PigStateC*> s)[0] = st
+    pig_returns(g, s, out)
 
 
 cdef void pig_returns(const GameC* g, const void* s, double* out) noexcept nogil:
@@ -143,6 +182,7 @@ def make_core(params, facts):
     core.c.returns = pig_returns
     core.c.sample_chance = pig_sample_chance
     core.c.scores = pig_scores
+    core.c.random_playout = pig_random_playout
     return core
 
 

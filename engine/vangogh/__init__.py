@@ -56,8 +56,8 @@ ENTRY = register(GameEntry(
                                 "placeholder deck)", data_file=True),
     },
     facts=facts,
-    capabilities=Capabilities(structured_states=True, scores=True, rollout_policy=True,
-                              heuristic_bot=True),
+    capabilities=Capabilities(structured_states=True, notation=True, scores=True,
+                              rollout_policy=True, heuristic_bot=True),
     placeholder_data=("painting deck (data/paintings-placeholder.json)",
                       "orientations printed on the palettes' inactive spaces"),
     check=_check,
@@ -73,6 +73,7 @@ ENTRY = register(GameEntry(
     hooks=GameHooks(reference="easel.engine.vangogh.reference:VanGoghState",
                     codec="easel.engine.vangogh.codec", core="easel.engine.vangogh.core",
                     policies="easel.engine.vangogh.policies",
+                    notation="easel.engine.vangogh.notation",
                     search_defaults={"form": "is", "margin_weight": 0.5, "rollout_depth": -1,
                                      "rollout": "policy"})))
 

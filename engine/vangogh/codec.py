@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from .rules import (BLUE, BLUE_DISCARD, BLUE_ORIENT, BRUSH, CHARS, COLOURS, DONE, EPIPHANY,
-                    KEEP, MAX_SPACES, N_CODES, N_PAINTINGS, ORIENTS, PAINT, PINK, REORIENT,
-                    RESTART, TAKE, YELLOW, piece_name)
+from .rules import (ACTIVE_CAP, BLUE, BLUE_DISCARD, BLUE_ORIENT, BRUSH, CHARS, COLOURS, DONE,
+                    EPIPHANY, KEEP, MAX_SPACES, N_CODES, N_PAINTINGS, ORIENTS, PAINT, PINK,
+                    PINK_CYCLE, REORIENT, RESTART, TAKE, YELLOW, parse_piece, piece_name)
 
 _DRAW_ROLL = ("setup_table", "setup_palette", "sec_draw", "refill", "eor")
 
@@ -17,17 +17,46 @@ def _actor_char(view):
     return ch or "?"
 
 
+def _chance_to_string(view: dict, action: int) -> str:
+    """Chance outcomes. A card is named by its id in the deck file (#id, as in
+    the table notation); "painting N" always means the table's slot N."""
+    ph = view["phase"]
+    pend = view["pending"]
+    if ph in ("setup_cards", "card"):
+        slot = pend["setup_k"] if ph == "setup_cards" else pend["card_slot"]
+        return f"deck: card #{action} onto painting {slot + 1}"
+    if ph == "roll":
+        queue = pend["roll_queue"]
+        colour = next((c for c in COLOURS if queue[c] > 0), None)
+        if action >= len(ORIENTS):
+            return f"roll: outcome {action} (not an orientation)"
+        return f"roll {colour or '(nothing to roll)'}: {ORIENTS[action]}"
+    if ph in ("ginoux_draw", "blue_draw"):
+        if action >= len(COLOURS):
+            return f"bag: outcome {action} (not a colour in the bag)"
+        return f"bag: {COLOURS[action]}"
+    if action >= len(COLOURS) * 4:
+        return f"bag: outcome {action} (not a colour in the bag)"
+    return f"bag: {COLOURS[action // 4]} rolled {ORIENTS[action % 4]}"
+
+
+def _inactive(view, p, i):
+    """The Minigogh on inactive space i (0-based) of player p's palette, named."""
+    pal = view["palettes"][p]["inactive"] if 0 <= p < len(view["palettes"]) else []
+    x = pal[i] if i < len(pal) else None
+    return f"{x} on inactive space {i + 1}" if x else f"inactive space {i + 1} (empty)"
+
+
 def action_to_string(view: dict, action: int) -> str:
+    """Any id: a decision id in [0, NUM_ACTIONS) at a decision (or the end),
+    a chance outcome id at a chance node; legal or not (texts of illegal ids
+    describe them as if they were played here)."""
     ph = view["phase"]
     if view["current_player"] == -1:
-        if ph in ("setup_cards", "card"):
-            return f"deck: painting {action}"
-        if ph == "roll":
-            return f"roll: {ORIENTS[action]}"
-        if ph in ("ginoux_draw", "blue_draw"):
-            return f"bag: {COLOURS[action]}"
-        return f"bag: {COLOURS[action // 4]} rolled {ORIENTS[action % 4]}"
+        return _chance_to_string(view, action)
     p = view["current_player"]
+    if p < 0:       # the game is over: describe for the turn player
+        p = view["turn_player"]
     if action < 6:
         return f"choose {CHARS[action]}"
     if action == DONE:
@@ -38,8 +67,8 @@ def action_to_string(view: dict, action: int) -> str:
         if src < N_CODES:
             what = piece_name(src)
         else:
-            left = next(x for x in view["palettes"][p]["inactive"] if x)
-            what = f"inactive {left}"
+            left = next((x for x in view["palettes"][p]["inactive"] if x), None)
+            what = f"inactive {left}" if left else "inactive (none left)"
         head = "brush" if ph == "brush" else _actor_char(view)
         return f"{head}: paint {what} on painting {slot + 1}, space {sp + 1}"
     if REORIENT <= action < RESTART:
@@ -50,17 +79,27 @@ def action_to_string(view: dict, action: int) -> str:
     if action == EPIPHANY:
         return "epiphany"
     if TAKE <= action < KEEP:
-        return f"take {piece_name(action - TAKE)}"
+        code = action - TAKE
+        pal = view["palettes"][p]["active"] if 0 <= p < len(view["palettes"]) else []
+        if ph == "eugene_take" and len(pal) >= ACTIVE_CAP:
+            # Eugene's primary with a full palette: the excess returns (R16).
+            return f"take {piece_name(code)} and return it to the bag"
+        return f"take {piece_name(code)}"
     if KEEP <= action < YELLOW:
         return f"keep {COLOURS[action - KEEP]}"
     if YELLOW <= action < PINK:
         t, o = divmod(action - YELLOW, 4)
-        what = f"yellow-{ORIENTS[t]}" if t < 4 else f"inactive space {t - 3}"
+        what = f"yellow-{ORIENTS[t]}" if t < 4 else _inactive(view, p, t - 4)
         return f"yellow ability: {what} to {ORIENTS[o]}"
     if PINK <= action < BLUE:
         t = action - PINK
-        what = piece_name(t) if t < N_CODES else f"inactive space {t - N_CODES + 1}"
-        return f"pink ability: turn {what}"
+        if t < N_CODES:
+            return f"pink ability: turn {piece_name(t)} to {ORIENTS[PINK_CYCLE[t % 4]]}"
+        what = _inactive(view, p, t - N_CODES)
+        x = view["palettes"][p]["inactive"][t - N_CODES] if 0 <= p < len(view["palettes"]) \
+            else None
+        to = f" to {ORIENTS[PINK_CYCLE[parse_piece(x) % 4]]}" if x else ""
+        return f"pink ability: turn {what}{to}"
     if action == BLUE:
         return "blue ability: draw"
     if BLUE_ORIENT <= action < BLUE_DISCARD:

@@ -384,7 +384,10 @@ class VanGoghState(ReferenceState):
         elif ph == EUGENE_TAKE:
             code = a - TAKE
             self.table[code] -= 1
-            self.active[p][code] += 1
+            if self._free(p) > 0:
+                self.active[p][code] += 1
+            else:
+                self.bag[code // 4] += 1        # the excess, of the player's choice (R16)
             self.steps_left -= 1
             if self.steps_left == 0:
                 self.phase = REFILL
@@ -487,7 +490,13 @@ class VanGoghState(ReferenceState):
                 if self.phase < 0:
                     self._finish_action()
         elif c == EUGENE:
-            self.steps_left = min(2 if primary else 1, self._free(p), sum(self.table))
+            # R16: the primary takes 2 whatever fits (the excess, of the
+            # player's choice, goes back to the bag); the secondary takes 1
+            # only into a free space.
+            if primary:
+                self.steps_left = min(2, sum(self.table))
+            else:
+                self.steps_left = min(1, self._free(p), sum(self.table))
             self.phase = EUGENE_TAKE if self.steps_left > 0 else REFILL
 
     def _finish_action(self):
@@ -676,7 +685,7 @@ class VanGoghState(ReferenceState):
         full it is. Multi-player: the mean over opponents of
         tanh(estimate difference / EVAL_SCALE), in (-1, 1); solo: the solo
         utility of the estimate. The core computes the same numbers in the
-        same order (core.pyx vg_evaluate)."""
+        same order (policy.pyx vg_evaluate)."""
         if self.phase == END:
             return self._returns()
         r = self.r

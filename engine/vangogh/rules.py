@@ -5,6 +5,7 @@ here are the ones ENCODING.md tabulates.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from easel.engine.errors import GameSpecError
@@ -104,18 +105,44 @@ def parse_colours(text: str, players: int) -> tuple[int, ...]:
 
 
 def parse_roll(text: str) -> tuple[float, float, float, float]:
-    """The `roll` option: 4 non-negative weights for lying down, sideway,
-    upright, upside down, separated by '-' or ';' (normalised)."""
-    parts = [x for x in text.replace(";", "-").split("-") if x.strip()]
+    """The `roll` option: 4 non-negative finite weights for lying down,
+    sideway, upright, upside down, separated by '-' or ';' (normalised).
+    Every field must be a number: an empty field (as in '1--2-1-1', where
+    '-2' would otherwise pass for 2) is refused, so the canonical game string,
+    which keeps the text, always reads as the weights used."""
+    fields = text.replace(";", "-").split("-")
+    what = f"vangogh: option 'roll'={text!r}"
+    if len(fields) > 1 and any(not f.strip() for f in fields):
+        raise GameSpecError(f"{what}: a weight is empty (weights cannot be negative; '-' "
+                            f"separates them)")
+    if len(fields) != 4:
+        raise GameSpecError(f"{what}: needs 4 weights (lying down-sideway-upright-upside down) "
+                            f"separated by '-', got {len(fields)} fields")
+    w = []
+    for i, (name, field) in enumerate(zip(("lying down", "sideway", "upright", "upside down"),
+                                          fields)):
+        if not field.strip():
+            raise GameSpecError(f"{what}: weight {i + 1} ({name}) is empty (weights cannot be "
+                                f"negative; '-' separates them)")
+        try:
+            x = float(field)
+        except ValueError:
+            raise GameSpecError(f"{what}: weight {i + 1} ({name}) {field.strip()!r} is not a "
+                                f"number") from None
+        if not math.isfinite(x):
+            raise GameSpecError(f"{what}: weight {i + 1} ({name}) {field.strip()!r} is not "
+                                f"finite")
+        if x < 0:
+            raise GameSpecError(f"{what}: weight {i + 1} ({name}) is negative")
+        w.append(x)
     try:
-        w = [float(x) for x in parts]
-    except ValueError:
-        raise GameSpecError(f"vangogh: option 'roll'={text!r}: weights must be numbers "
-                            f"like 1-1-1-1") from None
-    if len(w) != 4 or any(x < 0 or x != x for x in w) or sum(w) <= 0:
-        raise GameSpecError(f"vangogh: option 'roll'={text!r}: needs 4 non-negative weights "
-                            f"(lying down-sideway-upright-upside down) with a positive sum")
-    total = sum(w)
+        total = math.fsum(w)
+    except OverflowError:
+        total = math.inf
+    if not math.isfinite(total):
+        raise GameSpecError(f"{what}: the weights' sum overflows; use smaller numbers")
+    if total <= 0:
+        raise GameSpecError(f"{what}: the weights' sum must be positive")
     return tuple(x / total for x in w)
 
 

@@ -9,7 +9,10 @@ to the box (11 per colour counting the score token, 5 whites).
 """
 from __future__ import annotations
 
+from easel.engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine.errors import StateFormatError
+
+from .consistency import check_position
 
 from .rules import (BOX_PER_COLOUR, BOX_WHITES, CHARS, COLOUR_NAMES, COLOURS, INACTIVE,
                     MAX_SPACES, N_CHARS, N_CODES, N_COLOURS, N_PAINTINGS, ORIENTS, PHASES,
@@ -259,7 +262,17 @@ def state_from_view(cls, game, view):
     s.eor_char = _int(pend, "eor_char", "pending.eor_char", 0, N_CHARS)
     s.setup_k = _int(pend, "setup_k", "pending.setup_k", 0, 10)
     _check_box(s)
+    check_position(s)
+    cp = view["current_player"]
+    if cp != s._current_player():
+        _bad("current_player", f"{cp!r} disagrees with the position: "
+                               f"{_who(s._current_player())} acts")
     return s
+
+
+def _who(player):
+    return {PLAYER_CHANCE: "chance", PLAYER_TERMINAL: "nobody (the game is over)"}.get(
+        player, f"player {player}")
 
 
 def box_counts(s):

@@ -1,10 +1,11 @@
 """`easel serve`: run the gRPC service easel.v1.Engine (with health checking
-and reflection) until SIGTERM or SIGINT, which drain the calls in flight.
+and reflection) and easel.v1.Matches over its database, until SIGTERM or
+SIGINT, which drain the calls in flight.
 
 Exposed to a network: --tls-cert/--tls-key (and --tls-client-ca for mutual
 TLS), --auth-token-file for a bearer token, --data-dir for the data files
-game options may name. Every startup problem is one line on stderr and exit
-status 2."""
+game options may name; the token and TLS cover both services. Every startup
+problem is one line on stderr and exit status 2."""
 from __future__ import annotations
 
 import logging
@@ -63,6 +64,8 @@ def add_parser(sub):
     p.add_argument("--grace", type=float, default=5.0,
                    help="seconds given to calls in flight on shutdown (default %(default)s)")
     p.add_argument("--log-level", default="INFO", help="logging level (default %(default)s)")
+    from easel.server.matches import options as match_options      # hosted matches
+    match_options.add_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -120,6 +123,19 @@ def run(args) -> int:
         token = read_token(args.auth_token_file) if args.auth_token_file else None
     except ValueError as e:
         return fail(e)
+    problem = _port_problem(args.host, args.port)     # before the database opens
+    if problem:
+        return fail(problem)
+    # hosted matches: open the database and resume its open matches (a
+    # signal before the handlers below is a crash the database survives)
+    from easel.server.matches import options as match_options
+    from easel.server.matches.store import StoreError
+    try:
+        matches = match_options.build_manager(args, limits)
+    except (ValueError, StoreError) as e:
+        return fail(e)
+    if matches is not None:
+        log.info("matches: database %s, %d open match(es) resumed", args.db, matches.resumed)
     stopping = threading.Event()
 
     def on_signal(signum, frame):
@@ -128,17 +144,20 @@ def run(args) -> int:
     # Handlers first: a signal that comes while the server starts still drains.
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    problem = _port_problem(args.host, args.port)
-    if problem:
-        return fail(problem)
     try:
         srv = build_server(port=args.port, host=args.host, limits=limits, files=files,
-                           credentials=credentials, auth_token=token).start()
-    except OSError as e:
-        return fail(e)
+                           credentials=credentials, auth_token=token, matches=matches).start()
+    except BaseException as e:
+        if matches is not None:         # its bots stop; the database keeps every match
+            matches.stop()
+            matches.store.close()
+        if isinstance(e, OSError):
+            return fail(e)
+        raise
     if token and credentials is None and args.host not in ("127.0.0.1", "::1", "localhost"):
         log.warning("a bearer token over a plain connection travels in clear: add --tls-cert")
-    log.info("serving easel.v1.Engine on %s:%d (%s%s%s; data: %s)", args.host, srv.port,
+    log.info("serving easel.v1.Engine%s on %s:%d (%s%s%s; data: %s)",
+             " and easel.v1.Matches" if matches is not None else "", args.host, srv.port,
              "TLS" if credentials else "plaintext",
              ", client certificates" if args.tls_client_ca else "",
              ", bearer token" if token else "", files.directory or "shipped", )

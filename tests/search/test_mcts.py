@@ -1,5 +1,6 @@
 """The generic MCTS: tactics on connect_four, determinism, budgets, threads,
 cancellation, tree reuse and errors."""
+import random
 import threading
 import time
 
@@ -61,8 +62,10 @@ def test_same_seed_same_result(name, form):
     assert results[0] == results[1]
     other = Search(game, state, seed=99, form=form)
     other.run(2000)
-    assert [(c.action, c.visits) for c in other.analysis().candidates] != [
-        (a, v) for a, v, _ in results[0]] or name == "pig"
+    # the seed drives both the tree's choices and (pig) the dice: another
+    # seed grows another tree, for every game and form
+    assert [(c.action, c.visits, round(c.value, 12))
+            for c in other.analysis().candidates] != results[0]
 
 
 def test_time_budget_respected():
@@ -115,6 +118,54 @@ def test_cancel_stops_a_running_search():
     assert s.run(iterations=100) == 0       # a cancelled search stays stopped
 
 
+@pytest.mark.parametrize("how", ["bot", "search"])
+@pytest.mark.parametrize("replies", [[], [3]])
+def test_bot_searches_again_after_a_cancelled_move(how, replies):
+    # A move's search is cancelled (by the bot, or by whoever holds its
+    # Search); the next move reuses the tree and must still run its budget,
+    # whether the tree was advanced (a reply was played) or not.
+    game = engine.load_game("connect_four")
+    bot = MCTSBot(game, iterations=10**9, seed=3, early_stop=False)
+    state = game.new_initial_state()
+    out = {}
+    worker = threading.Thread(target=lambda: out.setdefault("a", bot.analyze(state)),
+                              daemon=True)
+    worker.start()
+    try:
+        time.sleep(0.3)
+        (bot.cancel if how == "bot" else bot._search.cancel)()
+    finally:
+        while worker.is_alive() and bot._search is None:
+            time.sleep(0.01)
+        bot._search.cancel()         # never leave the worker running
+        worker.join(timeout=10.0)
+    assert not worker.is_alive() and out["a"].iterations > 0
+    if replies:
+        state.apply_action(out["a"].best.action)
+        for a in replies:
+            state.apply_action(a)
+    before = bot._search.iterations
+    bot.iterations = 700
+    analysis = bot.analyze(state)
+    assert bot._searches == 1                            # the tree was reused
+    assert analysis.iterations - before == 700
+    assert bot.step(state) in state.legal_actions()
+    assert bot._search.iterations - before == 1400
+
+
+def test_bot_cancel_before_a_call_stops_that_call_only():
+    # A cancel racing a call's start is not lost: the call it reaches stops
+    # at once; the call after it searches with its whole budget.
+    game = engine.load_game("connect_four")
+    bot = MCTSBot(game, iterations=600, seed=3, early_stop=False)
+    state = game.new_initial_state()
+    assert bot.analyze(state).iterations == 600
+    bot.cancel()
+    assert bot.analyze(state).iterations == 600      # stopped: no new iterations
+    assert bot.analyze(state).iterations == 1200
+    assert bot._searches == 1
+
+
 def test_tree_reuse_keeps_the_subtree():
     game = engine.load_game("connect_four")
     state = game.new_initial_state()
@@ -139,6 +190,37 @@ def test_bot_reuses_tree_across_moves():
         assert a in state.legal_actions()
         state.apply_action(a)
     assert bot._searches == 1
+
+
+def test_is_bot_keeps_no_tree_across_chance_unless_asked():
+    # Pig: every turn of the other player rolls the die. In the IS form the
+    # subtree below a roll mixes every outcome's statistics, so by default
+    # the bot searches afresh after one; asked to, it keeps the tree.
+    game = engine.load_game("pig")
+
+    def searches(**kw):
+        bot = MCTSBot(game, iterations=200, seed=4, form="is", **kw)
+        state = game.new_initial_state()
+        rng = random.Random(3)
+        decisions = 0
+        while not state.is_terminal() and decisions < 30:
+            if state.is_chance_node():
+                engine.play_chance(state, rng)
+                continue
+            state.apply_action(bot.step(state))
+            decisions += 1
+        return bot._searches, decisions
+
+    fresh, decisions = searches()
+    kept, _ = searches(reuse_across_chance=True)
+    assert kept == 1 and fresh > decisions // 3
+    closed = MCTSBot(game, iterations=200, seed=4, form="closed")
+    state = game.new_initial_state()
+    state.apply_action(closed.step(state))             # roll
+    engine.play_chance(state, random.Random(1))
+    if not state.is_terminal() and state.current_player() == 0:
+        closed.step(state)
+        assert closed._searches == 1                  # closed trees have chance nodes
 
 
 def test_advance_rejects_illegal_action():
@@ -178,6 +260,44 @@ def test_pig_holds_when_holding_wins():
         state.apply_action(outcome)
     assert state.legal_actions() == [1]
     assert MCTSBot(game, iterations=200, seed=1).step(state) == 1
+
+
+def test_is_children_are_keyed_by_action_and_mover():
+    """In the IS form chance is not in the tree, so after Pig's 'roll' either
+    player may be to move: each gets children of its own (before, the first
+    mover's child took every player's statistics)."""
+    from easel.search._mcts import Tree
+    game = engine.load_game("pig")
+    tree = Tree(game.new_initial_state(), form="is", seed=3)
+    tree.run(5000)
+    nodes, _ = tree.export()
+    shared = 0
+    for i in range(len(nodes)):
+        seen = {}
+        c = int(nodes[i]["first_child"])
+        while c >= 0:
+            key = (int(nodes[c]["action"]), int(nodes[c]["mover"]))
+            assert key not in seen, f"node {i}: two children for {key}"
+            seen[key] = c
+            c = int(nodes[c]["next_sibling"])
+        actions = [a for a, _ in seen]
+        shared += len(actions) != len(set(actions))
+    assert shared > 0          # some nodes hold the same action for both players
+
+
+def test_max_nodes_holds_in_a_reused_arena():
+    # A search that ends leaves its arena to the next; a larger arena must
+    # not let a tree grow past its own max_nodes.
+    from easel.search._mcts import Tree
+    game = engine.load_game("connect_four")
+    state = game.new_initial_state()
+    big = Tree(state, seed=1)
+    big.run(30000)
+    del big
+    small = Tree(state, seed=1, max_nodes=500)
+    small.run(3000)
+    assert small.n_nodes == 500
+    assert small.iterations == 3000
 
 
 def test_bytes_per_node_is_reported():
@@ -234,7 +354,8 @@ def test_reused_tree_offers_only_actions_legal_in_the_real_position(form):
     # Van Gogh: after tree reuse across draws from the bag, the root may hold
     # children for Minigoghs that were drawn only in other worlds.
     game = _vangogh()
-    bots = [MCTSBot(game, iterations=150, seed=s, form=form) for s in (1, 2)]
+    bots = [MCTSBot(game, iterations=150, seed=s, form=form, reuse_across_chance=True)
+            for s in (1, 2)]
 
     def choose(state, legal, rng):
         if len(legal) == 1:

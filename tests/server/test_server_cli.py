@@ -22,11 +22,12 @@ NODE_DIR = os.path.join(ROOT, "examples", "node")
 
 
 @pytest.fixture
-def served():
+def served(tmp_path):
     """`easel serve --port 0` in a subprocess; yields (process, port)."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())",
-         "serve", "--port", "0", "--max-searches", "2", "--grace", "3"],
+        [sys.executable, "-c", "import sys; from easel.server.cli import main; sys.exit(main())",
+         "serve", "--port", "0", "--max-searches", "2", "--grace", "3",
+         "--db", str(tmp_path / "matches.sqlite3")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     line = proc.stdout.readline()
     assert line.startswith("listening on 127.0.0.1:"), (line, proc.stderr.read())

@@ -255,7 +255,22 @@ def test_a_structured_states_current_player_must_agree(stub, given):
     with pytest.raises(grpc.RpcError) as e:
         stub.LegalActions(pb.LegalActionsRequest(position=pb.Position(
             state=pb.StructuredState(game="vangogh", value=s))), timeout=5)
-    assert_status(e, INVALID, "position.state.value.current_player:", "current_player -1")
+    # Van Gogh's own loader refuses it (naming the field) before the server's check
+    assert_status(e, INVALID, "position.state.value", "current_player")
+
+
+@pytest.mark.parametrize("given", [7, 0.5, 1])
+def test_the_server_checks_current_player_where_the_loader_does_not(stub, given):
+    """A game whose loader ignores current_player: the server's own check refuses."""
+    from kit_fakes import fake_game
+    from easel.engine.kit import Capabilities
+    with fake_game("lax_nim", Capabilities(structured_states=True)):
+        s = struct_pb2.Struct()
+        s.update({"pile": 5, "player": 0, "winner": None, "current_player": given})
+        with pytest.raises(grpc.RpcError) as e:
+            stub.LegalActions(pb.LegalActionsRequest(position=pb.Position(
+                state=pb.StructuredState(game="lax_nim", value=s))), timeout=5)
+    assert_status(e, INVALID, "position.state.value.current_player:", "current_player 0")
 
 
 # -- answers --------------------------------------------------------------------------

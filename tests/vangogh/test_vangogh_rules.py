@@ -12,7 +12,7 @@ from easel import engine
 from easel.engine import DataFileError, GameSpecError, IllegalActionError, StateFormatError
 from easel.engine.vangogh.reference import majority_points, solo_utility
 
-from vg_helpers import (IMPLS, act, chance, edit, legal_texts, load, phase, set_painting,
+from vg_helpers import (frame_cards, IMPLS, act, chance, edit, legal_texts, load, phase, set_painting,
                         start)
 
 pytestmark = pytest.mark.parametrize("impl", IMPLS)
@@ -261,11 +261,11 @@ def test_anna_paints_takes_token_no_secondary(impl):
 
 
 def test_token_holder_cannot_choose_anna_and_starts_next_round(impl):
-    def fn(v):
+    def fn(v):                  # round 2: player 1 took Anna in round 1, so starts it (R7)
+        v["round"] = 2
         v["token_holder"] = 1
-        v["turn"] = 1
+        v["round_starter"] = 1
         v["turn_player"] = 1
-        v["characters"][0]["taken"] = 1
     s = scene(impl, "vangogh(players=2)", fn)
     assert "choose Anna" not in legal_texts(s)
     act(s, "choose Dr. Gachet")
@@ -279,10 +279,12 @@ def test_token_holder_cannot_choose_anna_and_starts_next_round(impl):
             chance(s, s.chance_outcomes()[0][0])
         else:
             act(s, legal_texts(s)[0])
+    act(s, "choose Van Gogh")
+    done_all(s)
     while s.is_chance_node():                   # end of round: waiting Minigoghs
         chance(s, s.chance_outcomes()[0][0])
     v = s.to_json()
-    assert v["round"] == 2 and v["turn_player"] == 1 and v["round_starter"] == 1
+    assert v["round"] == 3 and v["turn_player"] == 1 and v["round_starter"] == 1
 
 
 def test_postman_two_different_palette_actions(impl):
@@ -435,7 +437,7 @@ def test_white_on_plus_one_scores_six(impl):
 
 def test_game_ends_after_the_round_of_the_third_painting(impl):
     def fn(v):
-        v["finished"] = 2
+        frame_cards(v, 2)
         v["turn"] = 1
         v["turn_player"] = 1
         v["characters"][2]["taken"] = 1
@@ -460,7 +462,7 @@ def test_end_scoring(impl):
     def fn(v):
         v["turn"] = 3
         v["turn_player"] = 1
-        v["finished"] = 3
+        frame_cards(v, 3)
         for c in (0, 1, 2):
             v["characters"][c]["taken"] = 1
         v["palettes"][0]["active"] = ["pink-upright", "white-sideway", "blue-upright"]
@@ -482,7 +484,7 @@ def test_purple_end_scoring(impl, purple_active, expected):
     def fn(v):
         v["turn"] = 3
         v["turn_player"] = 1
-        v["finished"] = 3
+        frame_cards(v, 3)
         for c in (0, 1, 2):
             v["characters"][c]["taken"] = 1
         v["palettes"][0]["active"] = ["pink-upright", "blue-upright"]
@@ -516,7 +518,8 @@ def test_yellow_ability_only_in_anna_round_once(impl):
     assert not any("ability" in t for t in legal_texts(s))
     act(s, "choose Anna")
     assert "yellow ability: yellow-lying down to upright" in legal_texts(s)
-    assert "yellow ability: inactive space 1 to upside down" in legal_texts(s)
+    assert ("yellow ability: yellow-lying down on inactive space 1 to upside down"
+            in legal_texts(s))
     act(s, "yellow ability: yellow-lying down to upright")
     assert s.to_json()["palettes"][0]["active"] == ["yellow-upright"]
     assert not any("ability" in t for t in legal_texts(s))
@@ -564,7 +567,7 @@ def test_pink_ability_cycle(impl, before, after):
         v["palettes"][0]["active"] = [f"blue-{before}"]
     s = scene(impl, "vangogh(colors=pink-yellow)", fn)
     act(s, "choose Anna")
-    act(s, f"pink ability: turn blue-{before}")
+    act(s, f"pink ability: turn blue-{before} to {after}")
     assert s.to_json()["palettes"][0]["active"] == [f"blue-{after}"]
 
 
@@ -590,7 +593,13 @@ def test_green_without_ability_needs_orientation(impl):
 def test_tie_breaks(impl):
     s = scene(impl, "vangogh(players=3)")
     v = s.to_json()
-    v["phase"] = "end"
+    v["phase"] = "end"          # after the round in which the 4th painting was finished
+    v["turn"] = 3
+    for c in (0, 1, 2):
+        v["characters"][c]["taken"] = 1
+    frame_cards(v, 4)
+    v["turn_player"] = 2
+    v["current_player"] = -4
     v["scores"] = [10, 10, 5]
     v["paintings"][1]["occupants"] = ["yellow-upright", None, None, None]
     from vg_helpers import rebalance

@@ -62,12 +62,22 @@ def rebalance(view):
 
 
 def edit(state, fn, balance=True):
-    """A new state: the JSON view of `state`, changed by fn(view), reloaded."""
+    """A new state: the JSON view of `state`, changed by fn(view), reloaded
+    (current_player follows the changed position)."""
+    from easel.engine.vangogh.notation import current_player_of
     view = state.to_json()
     fn(view)
     if balance:
         rebalance(view)
+    view["current_player"] = current_player_of(view)
     return state.get_game().state_from_json(view)
+
+
+def frame_cards(view, k):
+    """k paintings finished: k deck cards leave the deck (framed)."""
+    for _ in range(k):
+        view["deck"].pop()
+    view["finished"] = k
 
 
 def set_painting(view, slot, card, occupants=None):

@@ -1,5 +1,7 @@
-# Van Gogh, the Cython core: constants, the parameter block and the state
-# struct. The layout mirrors reference.py field for field (ENCODING.md,
+# Van Gogh, the Cython core's shared layout: constants, the parameter block,
+# the state struct, and the few one-line accessors every part of the core
+# inlines (the rules in play.pyx, the rollout policy and evaluation in
+# policy.pyx, the Python face in core.pyx). The layout mirrors reference.py field for field (ENCODING.md,
 # "State fields"); the last block holds derived counts kept in step with the
 # arrays they summarise so the hot paths never sum them.
 #
@@ -9,6 +11,8 @@
 #   * arrays are sized for 5 players whatever the game's n; unused entries
 #     stay 0 (counts) or -1 (codes), so two equal positions are equal bytes.
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t
+
+from easel.engine.contract cimport GameC
 
 cdef enum:
     VG_N_COLOURS = 5            # yellow, blue, pink, green, purple
@@ -138,3 +142,78 @@ cdef struct VanGoghStateC:
     int8_t bag_total                        # derived: sum(bag)
     int8_t table_total                      # derived: sum(table)
     int8_t deck_left                        # derived: sum(deck)
+
+
+# ------------------------------------------------------------------ accessors
+# Defined here, not in a .pyx, so that each module inlines them (a function
+# shared through a .pxd otherwise becomes a call through a pointer).
+cdef inline const VanGoghParamsC* vg_params(const GameC* g) noexcept nogil:
+    return <const VanGoghParamsC*> g.params
+
+
+cdef inline int free_spaces(const VanGoghStateC* st, int p) noexcept nogil:
+    return VG_ACTIVE_CAP - st.n_active[p]
+
+
+cdef inline void add_active(VanGoghStateC* st, int p, int code, int k) noexcept nogil:
+    st.active[p][code] += k
+    st.n_active[p] += k
+
+
+cdef inline void add_bag(VanGoghStateC* st, int colour, int k) noexcept nogil:
+    st.bag[colour] += k
+    st.bag_total += k
+
+
+cdef inline void to_bag(VanGoghStateC* st, int code) noexcept nogil:
+    """A Minigogh leaves play: coloured to the bag, white to the supply (RULINGS.md R9)."""
+    if code >> 2 == VG_WHITE:
+        st.whites += 1
+    else:
+        add_bag(st, code >> 2, 1)
+
+
+cdef inline bint ability_open(const VanGoghStateC* st, int p) noexcept nogil:
+    return st.ability_player == p and st.ability_spent == 0
+
+
+cdef inline int leftmost_inactive(const VanGoghStateC* st, int p) noexcept nogil:
+    cdef int i
+    for i in range(VG_INACTIVE):
+        if st.inactive[p][i] >= 0:
+            return i
+    return -1
+
+
+cdef inline int inactive_ep(int i) noexcept nogil:
+    """End-of-game EP of the empty inactive space i (RULINGS.md R4): 1, 3, 5."""
+    return 2 * i + 1
+
+
+cdef inline int pink_next(int o) noexcept nogil:
+    """The pink ability's cycle (RULINGS.md R6): lying down -> upright ->
+    sideway -> upside down -> lying down."""
+    if o == 0:
+        return 2
+    if o == 2:
+        return 1
+    if o == 1:
+        return 3
+    return 0
+
+
+cdef inline int paint_value(const VanGoghParamsC* P, int p, int code, int bonus,
+                            int green) noexcept nogil:
+    """Score for Paint (rulebook 'Score for Paint'; solo RULINGS.md R13)."""
+    cdef int colour = code >> 2, v
+    if colour == VG_WHITE:
+        v = 5
+    elif P.solo:
+        v = 2 if colour == P.colours[0] else 4
+    elif colour == P.colours[p]:
+        v = 3
+    elif P.owner[colour] >= 0:
+        v = 4
+    else:
+        v = 2
+    return v + bonus - green

@@ -1,0 +1,124 @@
+"""Bots for tournaments: a bot on another Easel server, and a deliberately
+faulty bot.
+
+``remote(target=HOST:PORT,spec=SPEC)`` plays each move by asking the
+easel.v1.Engine service at HOST:PORT to Suggest one for the game so far, with
+SPEC as its bot spec: two versions of the engine can meet in one tournament.
+The game is sent as its full record (every step, chance outcomes included),
+so the server needs no state between calls. Each call gets a seed derived
+from the bot's seed and the number of steps, so a remote MCTS with an
+iteration budget plays the same moves again for the same tournament seed.
+A server behind TLS or a token: ``tls=true``, ``ca=PATH`` (its CA
+certificate), ``token_env=NAME`` (the environment variable that holds the
+bearer token, so that the secret stays out of configurations, journals and
+reports).
+
+``faulty(mode=...,after=N)`` plays random moves and, at its (N+1)-th decision
+of every game, misbehaves: ``raise`` raises, ``illegal`` answers an action
+that is not legal, ``sleep`` thinks for ``seconds`` before answering, and
+``exit`` ends its worker process at once (with ``once=PATH``: only while PATH
+does not exist, which it then creates, so that the block's rerun succeeds).
+It exists to test and demonstrate the tournament's handling of faults.
+"""
+from __future__ import annotations
+
+import os
+import random
+import re
+import time
+
+from ..bots import Bot
+
+_TARGET = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):([0-9]{1,5})")
+FAULT_MODES = ("raise", "illegal", "sleep", "exit")
+
+
+def check_target(target: str) -> str:
+    """HOST:PORT (an IPv6 host in brackets), or ValueError naming the problem."""
+    m = _TARGET.fullmatch(target.strip()) if isinstance(target, str) else None
+    if not m or not 1 <= int(m.group(2)) <= 65535:
+        raise ValueError(f"target {target!r} must be HOST:PORT with a port in 1-65535")
+    return target.strip()
+
+
+class RemoteBot(Bot):
+    def __init__(self, game, target: str, spec: str = "mcts", seed: int | None = None,
+                 timeout: float = 120.0, tls: bool = False, ca: str | None = None,
+                 token_env: str | None = None):
+        self.target = check_target(target)
+        if not isinstance(spec, str) or not spec.strip():
+            raise ValueError("remote: spec must name the remote bot, e.g. spec=mcts")
+        if not timeout > 0:
+            raise ValueError(f"remote: timeout must be positive, got {timeout}")
+        self.remote_spec = spec.strip()
+        self.game_spec = game.spec
+        self.seed = 0 if seed is None else int(seed)
+        self.timeout = float(timeout)
+        self.steps: list[int] = []
+        self.tls, self.ca, self.token_env = tls, ca, token_env
+        self._client = None
+
+    def _connect(self):
+        if self._client is None:
+            from easel.server.client import EngineClient      # grpc only where it is used
+            token = None
+            if self.token_env:
+                token = os.environ.get(self.token_env)
+                if not token:
+                    raise RuntimeError(f"remote {self.target}: the environment variable "
+                                       f"{self.token_env} (token_env) is not set")
+            self._client = EngineClient(self.target, timeout=self.timeout, tls=self.tls,
+                                        ca=self.ca, token=token.strip() if token else None)
+        return self._client
+
+    def restart(self) -> None:
+        self.steps = []
+
+    def inform(self, action: int) -> None:
+        self.steps.append(int(action))
+
+    def step(self, state) -> int:
+        from ..arena import derive_seed
+        analysis = self._connect().suggest(
+            self.game_spec, list(self.steps), bot=self.remote_spec, num_candidates=1,
+            seed=derive_seed(self.seed, len(self.steps)))
+        if not analysis.candidates:
+            raise RuntimeError(f"remote {self.target}: Suggest returned no candidate")
+        return int(analysis.candidates[0].id)
+
+    def close(self):
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+
+class FaultyBot(Bot):
+    def __init__(self, game, mode: str = "raise", after: int = 0, seconds: float = 1.0,
+                 once: str | None = None, seed: int | None = None):
+        if mode not in FAULT_MODES:
+            raise ValueError(f"faulty: mode must be one of {', '.join(FAULT_MODES)}, got {mode!r}")
+        if after < 0:
+            raise ValueError(f"faulty: after must be >= 0, got {after}")
+        self.mode, self.after, self.seconds, self.once = mode, after, seconds, once
+        self.rng = random.Random(seed)
+        self.decisions = 0
+
+    def restart(self) -> None:
+        self.decisions = 0
+
+    def step(self, state) -> int:
+        self.decisions += 1
+        legal = state.legal_actions()
+        if self.decisions == self.after + 1:
+            if self.mode == "raise":
+                raise RuntimeError("faulty bot: deliberate failure")
+            if self.mode == "illegal":
+                return max(legal) + 1 if max(legal) + 1 not in legal else -1
+            if self.mode == "sleep":
+                time.sleep(self.seconds)
+            if self.mode == "exit":
+                if self.once is None or not os.path.exists(self.once):
+                    if self.once is not None:
+                        open(self.once, "w").close()
+                    os._exit(3)
+        return self.rng.choice(legal)

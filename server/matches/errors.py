@@ -1,0 +1,31 @@
+"""The match service's own request errors (beside server/errors.py's): each
+carries its gRPC status; the message names the field or the state at fault."""
+from __future__ import annotations
+
+import grpc
+
+from ..errors import RequestError
+
+
+class PermissionDenied(RequestError):
+    """A token that is not this match's, or not for what it is used for."""
+    code = grpc.StatusCode.PERMISSION_DENIED
+
+
+class FailedPrecondition(RequestError):
+    """Right request, wrong moment: a stale step number, another seat's turn,
+    a match that has ended."""
+    code = grpc.StatusCode.FAILED_PRECONDITION
+
+
+class NotFound(RequestError):
+    code = grpc.StatusCode.NOT_FOUND
+
+
+class LimitReached(RequestError):
+    """A server limit: the message names it ("limit max_open_matches: ...")."""
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+    def __init__(self, limit: str, message: str):
+        super().__init__("", f"limit {limit}: {message}")
+        self.limit = limit

@@ -1,0 +1,172 @@
+"""Running tournaments: the report, SPRT stops, resume after a real kill,
+progress, and the CLI."""
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+from tournament_helpers import read_results, to_toml, without_timing
+
+from easel.search.tournament.report import CSV_COLUMNS, PLOTS
+from easel.search.tournament.results import RESULTS_FORMAT
+from easel.server.cli import main
+
+
+def _env():
+    import easel
+    home = os.path.dirname(os.path.dirname(os.path.abspath(easel.__file__)))
+    return {**os.environ, "PYTHONPATH": home}
+
+
+REPORT_CONFIG = {
+    "name": "report check", "seed": 4, "games": ["connect_four", "pig(winscore=30)"],
+    "bots": {"h": "heuristic", "r": "random", "g": "greedy(budget=20)",
+             "f": "faulty(mode=raise,after=4)"},
+    "games_per_field": 8, "sprt": {"elo0": 0, "elo1": 100},
+    "report": {"bootstrap": 20},
+}
+
+
+def test_the_report_renders_with_every_plot(run_tournament):
+    res, out = run_tournament(REPORT_CONFIG, jobs=2)
+    html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
+    for pid in PLOTS:
+        m = re.search(rf"<figure id='plot-{pid}'><img alt='[^']*' "
+                      r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'>", html)
+        assert m, f"plot {pid} missing"
+        png = base64.b64decode(m.group(1))
+        assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 2000
+    # self-contained: no script, no outside file
+    assert "<script" not in html and "http://" not in html and "https://" not in html
+    assert "report check" in html and "h vs r" in html
+    # results.json: the documented top-level keys, and a games CSV row per seat
+    res_file = read_results(out)
+    assert res_file["format"] == RESULTS_FORMAT
+    assert set(res_file) == {"format", "name", "fingerprint", "config", "progress", "ratings",
+                             "seats", "pairs", "head_to_head", "bots", "points", "end_reasons",
+                             "faults", "timing"}
+    rows = list(csv.DictReader(io.StringIO(open(os.path.join(out, "games.csv")).read())))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    assert len(rows) == 2 * res["progress"]["games"]
+    assert {r["end"] for r in rows} == {"normal", "forfeit"}
+    sprt_pairs = [p for p in res["pairs"] if p["sprt"]]
+    assert len(sprt_pairs) == 12 and all(len(p["sprt"]["trace"]) == p["blocks"]
+                                         for p in sprt_pairs)
+    assert all(p["pentanomial"] and sum(p["pentanomial"].values()) == p["blocks"]
+               for p in sprt_pairs)
+
+
+def test_a_report_without_sprt_says_so(run_tournament):
+    data = {"seed": 1, "games": ["vangogh(players=3)"], "games_per_field": 6,
+            "bots": {"a": "heuristic", "b": "random", "c": "greedy(budget=10)"},
+            "report": {"bootstrap": 5}}
+    res, out = run_tournament(data)
+    html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
+    assert "id='plot-sprt-absent'" in html and "No SPRT ran" in html
+    for pid in set(PLOTS) - {"sprt"}:
+        assert f"id='plot-{pid}'" in html
+    assert res["seats"]["vangogh(players=3)"][0]["elo"] == 0.0
+    assert len(res["points"]["vangogh(players=3)|a"]) == 6
+
+
+def test_sprt_stops_a_decided_pairing(run_tournament):
+    data = {"seed": 5, "games": ["connect_four"], "format": "head-to-head",
+            "bots": {"h": "heuristic", "r": "random"}, "games_per_field": 400,
+            "sprt": {"elo0": 0, "elo1": 50}, "report": {"bootstrap": 0}}
+    res, out = run_tournament(data, jobs=2, report=False)
+    (pair,) = res["pairs"]
+    assert pair["sprt"]["decision"] == "H1"
+    decided = pair["sprt"]["decided_at_block"]
+    assert pair["blocks"] == decided + 1 < 200
+    assert res["progress"]["complete"]
+    # blocks finished after the decision are journaled but not counted
+    assert res["progress"]["blocks_journaled"] >= res["progress"]["blocks_counted"]
+
+
+RESUME_CONFIG = {
+    "name": "resume", "seed": 9, "games": ["vangogh(players=3)", "pig(winscore=40)"],
+    "bots": {"h1": "heuristic", "h2": "heuristic", "r": "random", "g": "greedy(budget=10)"},
+    "games_per_field": 24, "report": {"bootstrap": 30}, "run": {"jobs": 2},
+}
+
+
+def _blocks_in(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read().count(b'"type":"block"')
+    except FileNotFoundError:
+        return 0
+
+
+def test_resume_after_a_real_kill_equals_an_uninterrupted_run(run_tournament, tmp_path):
+    full, _ = run_tournament(RESUME_CONFIG, report=False)
+    cfg_path = tmp_path / "resume.toml"
+    cfg_path.write_text(to_toml(RESUME_CONFIG))
+    out = tmp_path / "killed"
+    proc = subprocess.Popen([sys.executable, "-m", "easel.server.cli", "tournament",
+                             str(cfg_path), "--out", str(out), "--no-progress"],
+                            cwd=tmp_path, env=_env(), start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    journal = out / "journal.jsonl"
+    deadline = time.monotonic() + 300
+    while _blocks_in(journal) < 6 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be killed: " + \
+        proc.stderr.read().decode()
+    os.killpg(proc.pid, signal.SIGKILL)            # the driver and its workers, at once
+    proc.wait(30)
+    done = _blocks_in(journal)
+    total = full["progress"]["blocks_planned"]
+    assert 6 <= done < total
+    assert not (out / "results.json").exists()
+    resumed = subprocess.run([sys.executable, "-m", "easel.server.cli", "tournament",
+                              "--resume", str(out), "--no-progress"], cwd=tmp_path, env=_env(),
+                             capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    again = read_results(out)
+    assert without_timing(again) == json.loads(json.dumps(without_timing(full)))
+    events = [json.loads(x) for x in journal.read_text().splitlines()[1:]]
+    ids = [e["id"] for e in events if e["type"] == "block"]
+    assert len(ids) == len(set(ids)) == total
+
+
+def test_resume_refuses_another_configuration(run_tournament, tmp_path, capsys):
+    data = {"seed": 1, "games": ["connect_four"], "bots": {"a": "random", "b": "random"},
+            "games_per_field": 2, "report": {"bootstrap": 0}}
+    _, out = run_tournament(data, report=False)
+    other = tmp_path / "other.toml"
+    other.write_text(to_toml({**data, "seed": 2}))
+    assert main(["tournament", str(other), "--resume", out]) == 2
+    assert "another configuration" in capsys.readouterr().err
+    same = tmp_path / "same.toml"
+    same.write_text(to_toml(data))
+    assert main(["tournament", str(same), "--out", out]) == 2
+    assert "exists already" in capsys.readouterr().err
+
+
+def test_cli_progress_line_and_summary(tmp_path):
+    data = {"name": "cli", "seed": 1, "games": ["connect_four"],
+            "bots": {"h": "heuristic", "r": "random"}, "games_per_field": 6,
+            "report": {"bootstrap": 10}}
+    cfg = tmp_path / "cli.json"
+    cfg.write_text(json.dumps(data))
+    proc = subprocess.run([sys.executable, "-m", "easel.server.cli", "tournament", str(cfg),
+                           "--jobs", "2"], cwd=tmp_path, env=_env(), capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"6/6 games, 3/3 blocks, \d+ games/h, ETA .*, leader: h", proc.stderr)
+    assert "cli: 6 games in 3 blocks; results in cli/" in proc.stdout
+    assert re.search(r"h +\+\d+\.\d", proc.stdout)
+    assert (tmp_path / "cli" / "report.html").exists()
+    again = subprocess.run([sys.executable, "-m", "easel.server.cli", "tournament",
+                            "--report", "cli"], cwd=tmp_path, env=_env(), capture_output=True,
+                           text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
