@@ -13,7 +13,7 @@ from .registry import (GameEntry, Option, game_entry, load_game, parse_game_stri
                        registered_games)
 
 # Registering the games (their cores load lazily, on first use).
-from . import connect_four, couleurs_de_paris, pig, vangogh  # noqa: E402,F401
+from . import connect_four, couleurs_de_paris, pig, starving_artists, vangogh  # noqa: E402,F401
 
 __all__ = [
     "load_game", "registered_games", "game_entry", "parse_game_string", "GameEntry", "Option",

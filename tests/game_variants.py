@@ -41,10 +41,16 @@ BASE_SEED = env_int("EASEL_TEST_SEED", 0)
 # a few dozen and games with slow references fewer.
 CONFORMANCE_GAMES = {"connect_four": 60, "pig": 40}
 CONFORMANCE_GAMES_OTHER = {"core": 20, "reference": 8}
+# Long games (hundreds of decisions under random play, every step checked):
+# a few games per variant in CI; EASEL_TEST_GAMES raises them.
+CONFORMANCE_GAMES_LONG = {"couleurs_de_paris": {"core": 3, "reference": 2},
+                          "starving_artists": {"core": 4, "reference": 2}}
 
 # Differential games per variant: thousands for the small games; for the
 # others a default the CI can afford, and 2,000 per variant with EASEL_FULL=1.
-DIFF_GAMES = {"connect_four": 3000, "pig": 1500}
+DIFF_GAMES = {"connect_four": 3000, "pig": 1500,
+              # long games: the full view is compared at every step
+              "couleurs_de_paris": 4, "starving_artists": 10}
 DIFF_GAMES_OTHER = 150
 DIFF_GAMES_FULL = 2000
 
@@ -55,7 +61,10 @@ def _is_default(entry, params) -> bool:
 
 def conformance_games(spec: str, implementation: str) -> int:
     entry, params = engine.parse_game_string(spec)
-    default = CONFORMANCE_GAMES.get(entry.name, CONFORMANCE_GAMES_OTHER[implementation])
+    if entry.name in CONFORMANCE_GAMES_LONG:
+        default = CONFORMANCE_GAMES_LONG[entry.name][implementation]
+    else:
+        default = CONFORMANCE_GAMES.get(entry.name, CONFORMANCE_GAMES_OTHER[implementation])
     if not _is_default(entry, params):
         default = max(2, default // 2)      # option variants: fewer games each
     return env_int("EASEL_TEST_GAMES", default)
@@ -64,7 +73,7 @@ def conformance_games(spec: str, implementation: str) -> int:
 def diff_games(spec: str) -> int:
     entry, params = engine.parse_game_string(spec)
     default = DIFF_GAMES.get(entry.name, DIFF_GAMES_OTHER)
-    if not _is_default(entry, params) and entry.name in DIFF_GAMES:
+    if not _is_default(entry, params) and DIFF_GAMES.get(entry.name, 0) > 100:
         default //= 3           # option variants of the small games: fewer each
     if FULL:
         default = max(default, DIFF_GAMES_FULL)
@@ -84,6 +93,10 @@ EXTRA_VARIANTS = {
             "pig(diceoutcomes=3,winscore=20)", "pig(horizon=15)"],
     "couleurs_de_paris": ["couleurs_de_paris(players=3,first=2)",
                           "couleurs_de_paris(players=4,first=3)"],
+    "starving_artists": ["starving_artists(players=2,colourstudy=true,lastsupper=true)",
+                         "starving_artists(players=1,colourstudy=true,lastsupper=true)",
+                         "starving_artists(players=4,deck=all,start=3)",
+                         "starving_artists(players=3,famestars=10,famepaintings=5)"],
     "vangogh": ["vangogh(players=3,start=2,roll=1-2-3-4)",
                 "vangogh(players=5,purpleactive=false)",
                 "vangogh(players=4,colors=purple-green-pink-blue)"],

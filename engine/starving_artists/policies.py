@@ -1,0 +1,147 @@
+"""Game knowledge for Starving Artists bots: plain functions over the Python
+state API (any implementation), never the search.
+
+`heuristic(state, rng)` — a painter with a plan: sell every completed canvas;
+paint whenever a cube fits (own colours before wilds, the canvas nearest
+completion first); keep two unfinished canvases, buying the best value for
+its cost (stars, food, paint value against squares still to fill with the
+cubes at hand); otherwise work; use the free action to trade surplus cubes
+(colours no canvas needs) for the colours the canvases lack; pay with surplus,
+never a wild if another cube will do; take the colours needed most, wilds
+first. Last Supper: discard the painting with the fewest stars. Solo
+advance: return the colour needed less.
+
+`greedy(state, rng)` — one decision ahead: the legal action whose result
+scores best for the mover by `position_value` (stars, completed and
+partly painted canvases, cubes, nutrition), chance resolved by expectation
+over at most the listed outcomes of one step; ties broken at random.
+"""
+from __future__ import annotations
+
+from .deck import load_deck
+from .rules import (BUY, CUBE_NAMES, DONE, PAINT, PAINT_AT, PAY, RETURN, SELL, STUDY, SUPPER,
+                    TAKE, TRADE, WILD, WORK, split_paint_at)
+
+
+def _needs(view, p):
+    """Empty squares on p's canvases taking each colour (index 0..6); unfinished count."""
+    need = [0] * 8
+    unfinished = 0
+    deck = load_deck(view["deck"])
+    for cv in view["studios"][p]["canvases"]:
+        sq = deck.cards[cv["canvas"]].squares
+        if any(x is None for x in cv["cubes"]):
+            unfinished += 1
+        for k, x in enumerate(cv["cubes"]):
+            if x is None:
+                for c in sq[k]:
+                    need[c] += 1
+    return need, unfinished
+
+
+def _canvas_value(card, cubes):
+    """Worth of buying `card` with the cubes at hand: its rewards against the
+    squares the studio cannot fill yet."""
+    have = list(cubes)
+    missing = 0
+    for cols in card.squares:
+        c = next((c for c in cols if have[c] > 0), None)
+        if c is None:
+            missing += 1
+        else:
+            have[c] -= 1
+    return 2.0 * card.stars + 0.7 * card.food + 0.3 * card.paint - 1.2 * missing
+
+
+def _score(view, p, need, unfinished, a):
+    ph = view["phase"]
+    st = view["studios"][p]
+    cubes = [st["cubes"][c] for c in CUBE_NAMES]
+    deck = load_deck(view["deck"])
+    if a >= PAINT_AT:
+        i, c, _ = split_paint_at(a)
+        cv = next(x for x in st["canvases"] if x["canvas"] == i)
+        empty = sum(1 for x in cv["cubes"] if x is None)
+        return 50.0 - empty - (8.0 if c == WILD else 0.0)
+    if SELL <= a < SUPPER:
+        return 100.0
+    if SUPPER <= a < PAINT_AT:
+        return 20.0 - deck.cards[a - SUPPER].stars
+    if ph == "pay":
+        c = a - PAY
+        surplus = cubes[c] - need[c]
+        return surplus - (20.0 if c == WILD else 0.0)
+    if ph in ("take", "collect"):
+        c = a - TAKE
+        return need[c] - 0.3 * cubes[c] + (30.0 if c == WILD else 0.0)
+    if ph == "advance":
+        return -need[a - RETURN]
+    if a == DONE:
+        return 10.0 if ph == "turn" else 0.0
+    if a == PAINT:
+        return 40.0
+    if BUY <= a < BUY + 3:
+        if unfinished >= 2:
+            return -5.0
+        m = view["market"][a - BUY]
+        return 25.0 - 2.0 * (a - BUY + 1) + _canvas_value(deck.cards[m["canvas"]], cubes)
+    if a == WORK:
+        return 20.0
+    if TRADE <= a < TRADE + 3:
+        surplus = sum(max(0, cubes[c] - need[c]) for c in range(WILD))
+        pay = (2, 5, 9)[a - TRADE]
+        lacking = sum(1 for c in range(WILD) if need[c] > cubes[c]
+                      and view["payday_pile"][CUBE_NAMES[c]] > 0)
+        return 15.0 + (a - TRADE) if surplus >= pay and lacking > a - TRADE else -1.0
+    if STUDY <= a < SELL:
+        give, want = divmod(a - STUDY, 8)
+        return 14.0 if cubes[give] - need[give] >= 4 and need[want] > cubes[want] else -2.0
+    return -2.0
+
+
+def heuristic(state, rng):
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    view = state.to_json()
+    p = state.current_player()
+    need, unfinished = _needs(view, p)
+    scored = [(_score(view, p, need, unfinished, a), a) for a in legal]
+    best = max(s for s, _ in scored)
+    return rng.choice([a for s, a in scored if s >= best - 1e-9])
+
+
+def position_value(view, p):
+    """A rough worth of player p's position (not the rules)."""
+    st = view["studios"][p]
+    deck = load_deck(view["deck"])
+    v = 10.0 * st["stars"] + 2.0 * st["nutrition"] + 0.5 * sum(st["cubes"].values())
+    if not st["alive"]:
+        v -= 50.0
+    for cv in st["canvases"]:
+        card = deck.cards[cv["canvas"]]
+        done = sum(1 for x in cv["cubes"] if x is not None) / len(cv["cubes"])
+        v += (4.0 * card.stars + card.food) * done * done
+    return v
+
+
+def greedy(state, rng):
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    p = state.current_player()
+    best, choice = None, []
+    for a in legal:
+        child = state.child(a)
+        if child.is_chance_node():
+            value = sum(prob * position_value(child.child(o).to_json(), p)
+                        for o, prob in child.chance_outcomes())
+        elif child.is_terminal():
+            value = 1000.0 * child.returns()[p]
+        else:
+            value = position_value(child.to_json(), p)
+        if best is None or value > best + 1e-9:
+            best, choice = value, [a]
+        elif value >= best - 1e-9:
+            choice.append(a)
+    return rng.choice(choice)

@@ -1,0 +1,6 @@
+# Starving Artists rollout policy (GameC.rollout_action), kept apart from the
+# rules in core.pyx.
+from easel.engine.contract cimport GameC
+
+cdef int sa_rollout_action(const GameC* g, const void* s, const int* legal, int n,
+                           double u1, double u2) noexcept nogil
