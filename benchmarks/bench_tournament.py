@@ -84,8 +84,10 @@ def test_ray_overhead_against_local_processes():
     import easel
     home = os.path.dirname(os.path.dirname(os.path.abspath(easel.__file__)))
     t0 = time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"env_vars": {"PYTHONPATH": home}})
+    from easel.search.tournament.runner import neutral_directory
+    with neutral_directory():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 runtime_env={"env_vars": {"PYTHONPATH": home}})
     start = time.perf_counter() - t0
     try:
         timed_run(WORKLOAD, backend="ray", jobs=2)          # warm the Ray workers once

@@ -22,10 +22,12 @@ games on either.
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
 import sys
+import tempfile
 import time
 import traceback
 from collections import deque
@@ -39,6 +41,20 @@ from .journal import JOURNAL_NAME, Journal
 from .plan import plan
 from .play import play_block
 
+
+
+@contextlib.contextmanager
+def neutral_directory():
+    """Run `ray.init` from a directory that holds no code: Ray puts the driver's
+    working directory first on its workers' import path, and run from an Easel
+    checkout that would make them import the unbuilt source tree instead of
+    the installed easel."""
+    here = os.getcwd()
+    os.chdir(tempfile.gettempdir())
+    try:
+        yield
+    finally:
+        os.chdir(here)
 
 class TournamentError(EaselError, RuntimeError):
     """A tournament that cannot be run or resumed."""
@@ -200,11 +216,13 @@ class RayBackend:
                 path = os.pathsep.join([root] + [p for p in
                                                  os.environ.get("PYTHONPATH", "").split(os.pathsep)
                                                  if p])
-                ray.init(num_cpus=jobs, runtime_env={"env_vars": {"PYTHONPATH": path}},
-                         **kwargs)
+                with neutral_directory():
+                    ray.init(num_cpus=jobs, runtime_env={"env_vars": {"PYTHONPATH": path}},
+                             **kwargs)
             else:
                 try:
-                    ray.init(address=address, **kwargs)
+                    with neutral_directory():
+                        ray.init(address=address, **kwargs)
                 except (ConnectionError, RuntimeError, ValueError) as e:
                     raise TournamentError(f"cannot join the Ray cluster at {address!r}: {e}") \
                         from None

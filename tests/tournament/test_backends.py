@@ -18,8 +18,10 @@ def test_ray_and_local_backends_give_identical_results(run_tournament, tmp_path)
     import ray              # part of the test extra: a missing Ray fails here, not skips
     local, _ = run_tournament(CONFIG, backend="local", jobs=2, report=False)
     try:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-                 runtime_env={"env_vars": {"PYTHONPATH": _home()}})
+        from easel.search.tournament.runner import neutral_directory
+        with neutral_directory():
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                     runtime_env={"env_vars": {"PYTHONPATH": _home()}})
         remote, _ = run_tournament(CONFIG, backend="ray", report=False)
         # a Ray worker that dies: the driver sees the lost task and runs the block again
         marker = tmp_path / "ray-died-once"
