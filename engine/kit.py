@@ -178,5 +178,29 @@ def check_core(entry, core_module, core) -> None:
                 f"{'sets' if present else 'does not set'} the GameC function for it")
 
 
+# -- option checks every game needs -------------------------------------------------
+
+def in_range(lo, hi):
+    """An Option check: the value lies in [lo, hi]."""
+    return lambda v: None if lo <= v <= hi else f"must be between {lo} and {hi}"
+
+
+def built_by(game: str, make, data_option: str):
+    """An entry `check`: the options are good if `make(params)` (the game's
+    rules object) builds; its refusal is the message, and a bad data file is
+    named by the option that gave it."""
+    from .errors import DataFileError
+
+    def check(params):
+        try:
+            make(params)
+        except GameSpecError as e:
+            return str(e).removeprefix(f"{game}: ")
+        except DataFileError as e:
+            return f"option '{data_option}': {e}"
+        return None
+    return check
+
+
 # What a game author imports (one place).
 from .registry import GameEntry, Option, register  # noqa: E402,F401

@@ -4,7 +4,7 @@ brush, take paintings and paint them; the upper board turns each round.
 The reference (`reference.py`) is the executable spec; ENCODING.md fixes the
 action space, RULINGS.md the readings of the rulebook."""
 from easel.engine.kit import (Capabilities, GameEntry, GameFacts, GameHooks, Option,
-                              register)
+                              built_by, in_range, register)
 
 
 def facts(params) -> GameFacts:
@@ -18,20 +18,11 @@ def facts(params) -> GameFacts:
                      score_scale=20.0)
 
 
-def _range(lo, hi):
-    return lambda v: None if lo <= v <= hi else f"must be between {lo} and {hi}"
 
 
 def _check(params):
-    from easel.engine.errors import DataFileError, GameSpecError
     from .rules import make_rules
-    try:
-        make_rules(params)
-    except GameSpecError as e:
-        return str(e).removeprefix("couleurs_de_paris: ")
-    except DataFileError as e:
-        return f"option 'data': {e}"
-    return None
+    return built_by("couleurs_de_paris", make_rules, "data")(params)
 
 
 ENTRY = register(GameEntry(
@@ -43,11 +34,11 @@ ENTRY = register(GameEntry(
                 "32 paintings are PLACEHOLDER data; replace them with the data option.",
     min_players=2, max_players=4,
     options={
-        "players": Option(int, 2, "number of players", _range(2, 4)),
+        "players": Option(int, 2, "number of players", in_range(2, 4)),
         "first": Option(int, 0, "seat of the first player (holder of the 1st Player token)",
-                        _range(0, 3)),
+                        in_range(0, 3)),
         "maxrounds": Option(int, 40, "the game also ends after this many rounds (bounds the "
-                                     "game length; RULINGS.md §28)", _range(1, 200)),
+                                     "game length; RULINGS.md §28)", in_range(1, 200)),
         "data": Option(str, "", "path of a board and paintings JSON file (default: the "
                                 "shipped placeholder data)", data_file=True),
     },

@@ -1,7 +1,7 @@
 """Pig, as OpenSpiel plays it (2 players, six-sided die, first to 100):
 a small game with chance nodes, for validating and comparing the search."""
 from easel.engine.kit import (Capabilities, GameEntry, GameFacts, GameHooks, Option,
-                              register)
+                              in_range, register)
 
 
 def facts(params) -> GameFacts:
@@ -11,9 +11,6 @@ def facts(params) -> GameFacts:
                      score_scale=params["winscore"] / 2.0)
 
 
-def _range(lo, hi):
-    return lambda v: None if lo <= v <= hi else f"must be between {lo} and {hi}"
-
 
 ENTRY = register(GameEntry(
     name="pig", long_name="Pig",
@@ -21,11 +18,11 @@ ENTRY = register(GameEntry(
                 "turn. First to the win score wins. A reference game with chance nodes.",
     min_players=2, max_players=10,
     options={
-        "players": Option(int, 2, "number of players", _range(2, 10)),
+        "players": Option(int, 2, "number of players", in_range(2, 10)),
         "horizon": Option(int, 1000, "decisions after which the game ends undecided",
-                          _range(1, 100000)),
-        "winscore": Option(int, 100, "score that wins", _range(1, 100000)),
-        "diceoutcomes": Option(int, 6, "faces of the die", _range(2, 64)),
+                          in_range(1, 100000)),
+        "winscore": Option(int, 100, "score that wins", in_range(1, 100000)),
+        "diceoutcomes": Option(int, 6, "faces of the die", in_range(2, 64)),
         "piglet": Option(bool, False, "piglet variant: a roll is 1 or not 1, worth 1"),
     },
     facts=facts,

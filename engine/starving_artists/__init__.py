@@ -4,7 +4,7 @@ paintings at the end of the day for food, paint from the payday pile and
 stars. The reference (`reference.py`) is the executable spec; ENCODING.md
 fixes the action space, RULINGS.md the readings of the rulebook."""
 from easel.engine.kit import (Capabilities, GameEntry, GameFacts, GameHooks, Option,
-                              register)
+                              built_by, in_range, register)
 
 
 def facts(params) -> GameFacts:
@@ -17,20 +17,11 @@ def facts(params) -> GameFacts:
                      score_scale=10.0)
 
 
-def _range(lo, hi):
-    return lambda v: None if lo <= v <= hi else f"must be between {lo} and {hi}"
 
 
 def _check(params):
-    from easel.engine.errors import DataFileError, GameSpecError
     from .rules import make_rules
-    try:
-        make_rules(params)
-    except GameSpecError as e:
-        return str(e).removeprefix("starving_artists: ")
-    except DataFileError as e:
-        return f"option 'deck': {e}"
-    return None
+    return built_by("starving_artists", make_rules, "deck")(params)
 
 
 ENTRY = register(GameEntry(
@@ -45,20 +36,20 @@ ENTRY = register(GameEntry(
                 "approximate (see the deck option).",
     min_players=1, max_players=4,
     options={
-        "players": Option(int, 2, "number of players; 1 plays the solo variant", _range(1, 4)),
-        "start": Option(int, 0, "seat of the first player (the carrot)", _range(0, 3)),
+        "players": Option(int, 2, "number of players; 1 plays the solo variant", in_range(1, 4)),
+        "start": Option(int, 0, "seat of the first player (the carrot)", in_range(0, 3)),
         "deck": Option(str, "38", "the canvas deck: 38 (the rule's 38 canvases of the shipped "
                                   "file, RULINGS.md §3), all (its 148 canvases), or the path "
                                   "of a canvas JSON file", data_file=True),
         "famestars": Option(int, 0, "stars that end the game (0: by player count, 20/18/15; "
-                                    "solo 20)", _range(0, 200)),
+                                    "solo 20)", in_range(0, 200)),
         "famepaintings": Option(int, 0, "paintings that end the game (0: by player count, "
-                                        "10/9/7; solo 10)", _range(0, 150)),
+                                        "10/9/7; solo 10)", in_range(0, 150)),
         "colourstudy": Option(bool, False, "optional rule Colour Study: the free action may "
                                            "turn 4 cubes of one colour into 1 from the bag"),
         "lastsupper": Option(bool, False, "optional rule Last Supper: at nutrition 1, "
                                           "discard a sold painting to eat its stars"),
-        "setaside": Option(int, 15, "solo: canvases set aside unseen", _range(0, 150)),
+        "setaside": Option(int, 15, "solo: canvases set aside unseen", in_range(0, 150)),
     },
     facts=facts,
     capabilities=Capabilities(structured_states=True, notation=True, scores=True,

@@ -3,7 +3,7 @@ them onto paintings in the orientation each space requires, win majorities.
 The reference (`reference.py`) is the executable spec; ENCODING.md fixes the
 action space, RULINGS.md the readings of the rulebook."""
 from easel.engine.kit import (Capabilities, GameEntry, GameFacts, GameHooks, Option,
-                              register)
+                              built_by, in_range, register)
 
 
 def facts(params) -> GameFacts:
@@ -17,20 +17,11 @@ def facts(params) -> GameFacts:
                      score_scale=30.0)
 
 
-def _range(lo, hi):
-    return lambda v: None if lo <= v <= hi else f"must be between {lo} and {hi}"
 
 
 def _check(params):
-    from easel.engine.errors import DataFileError, GameSpecError
     from .rules import make_rules
-    try:
-        make_rules(params)
-    except GameSpecError as e:
-        return str(e).removeprefix("vangogh: ")
-    except DataFileError as e:
-        return f"option 'deck': {e}"
-    return None
+    return built_by("vangogh", make_rules, "deck")(params)
 
 
 ENTRY = register(GameEntry(
@@ -42,16 +33,16 @@ ENTRY = register(GameEntry(
                 "option.",
     min_players=1, max_players=5,
     options={
-        "players": Option(int, 2, "number of players; 1 plays the solo game", _range(1, 5)),
+        "players": Option(int, 2, "number of players; 1 plays the solo game", in_range(1, 5)),
         "colors": Option(str, "", "player colours in seat order, separated by '-' "
                                   "(yellow, blue, pink, green, purple); default: the first n "
                                   "in that order (solo: yellow)"),
-        "start": Option(int, 0, "seat of the starting player", _range(0, 4)),
+        "start": Option(int, 0, "seat of the starting player", in_range(0, 4)),
         "roll": Option(str, "1-1-1-1", "roll weights lying down-sideway-upright-upside down"),
         "purpleactive": Option(bool, True, "purple's inactive Minigoghs score as active at the "
                                            "end (RULINGS.md R5)"),
         "maxrounds": Option(int, 30, "the game also ends after this many rounds (bounds the "
-                                     "game length)", _range(1, 200)),
+                                     "game length)", in_range(1, 200)),
         "deck": Option(str, "", "path of a painting-deck JSON file (default: the shipped "
                                 "placeholder deck)", data_file=True),
     },
