@@ -6,8 +6,8 @@ scores never decrease before the end, chance probabilities sum to 1, at most
 
 Two walkers: uniform random choices, and a keen one that acts rather than
 lays down and paints whenever it can, so that games reach both end triggers
-(§23). Counts: EASEL_CDP_GAMES (default 150 per player count and walker on
-the core, 10 on the reference)."""
+(§23). Counts: 40 per player count and walker on the core and 6 on the
+reference; 2,000 and 100 with EASEL_FULL=1; EASEL_CDP_GAMES sets any."""
 from __future__ import annotations
 
 import os
@@ -20,7 +20,10 @@ from easel.engine.couleurs_de_paris.rules import LAYDOWN, PAINT, STOP, TOOL, USE
 
 from cdp_helpers import BOX, IMPLS, load
 
-GAMES = {"core": 150, "reference": 10}
+# CI plays a few dozen per case; EASEL_FULL=1 plays thousands (2,000 per player
+# count and walker on the core), and EASEL_CDP_GAMES sets any count.
+GAMES = ({"core": 2000, "reference": 100} if os.environ.get("EASEL_FULL") == "1"
+         else {"core": 40, "reference": 6})
 
 
 def _games(impl):

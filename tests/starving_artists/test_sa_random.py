@@ -23,7 +23,7 @@ from easel.engine.starving_artists.view import cube_totals
 from sa_helpers import IMPLS
 
 GAMES = int(os.environ.get("EASEL_SA_RANDOM_GAMES",
-                           "2000" if os.environ.get("EASEL_FULL") == "1" else "250"))
+                           "2000" if os.environ.get("EASEL_FULL") == "1" else "100"))
 SPECS = ["starving_artists(players=1)", "starving_artists(players=2)",
          "starving_artists(players=3)", "starving_artists(players=4)",
          "starving_artists(players=2,colourstudy=true,lastsupper=true)",
