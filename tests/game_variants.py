@@ -40,7 +40,7 @@ BASE_SEED = env_int("EASEL_TEST_SEED", 0)
 # are heavy (every legal action's text, clone, JSON), so the small games play
 # a few dozen and games with slow references fewer.
 CONFORMANCE_GAMES = {"connect_four": 60, "pig": 40}
-CONFORMANCE_GAMES_OTHER = {"core": 20, "reference": 8}
+CONFORMANCE_GAMES_OTHER = {"core": 12, "reference": 4}
 # Long games (hundreds of decisions under random play, every step checked):
 # a few games per variant in CI; EASEL_TEST_GAMES raises them.
 CONFORMANCE_GAMES_LONG = {"couleurs_de_paris": {"core": 3, "reference": 2},
