@@ -156,12 +156,19 @@ def test_playouts_in_c_match_reference_statistics(spec):
     lengths, returns = _python_playouts(ref_game, n_ref, random.Random(seed_for("stats", spec)))
     fast = random_playouts(core_game, 20 * n_ref, seed=seed_for("stats-c", spec))
 
-    def close(mean_c, sample, what):
+    spread = core_game.max_utility() - core_game.min_utility()
+
+    def close(mean_c, sample, what, span=None):
         mean_r = statistics.fmean(sample)
         se = statistics.pstdev(sample) / len(sample) ** 0.5
-        assert abs(mean_c - mean_r) <= 5 * se + 1e-9, \
+        # Where the reference sample is nearly constant (a rare outcome never or
+        # seldom seen: long games where random players all starve), its standard
+        # error says nothing; the rule of three bounds the rate of an outcome
+        # unseen in n games by 3/n, so allow that share of the value's span.
+        rare = 3.0 / len(sample) * span if span else 0.0
+        assert abs(mean_c - mean_r) <= max(5 * se, rare) + 1e-9, \
             f"{spec}: mean {what}: C playouts {mean_c:.4f}, reference {mean_r:.4f} (se {se:.4f})"
 
     close(fast["mean_length"], lengths, "decisions per game")
     for p in range(ref_game.num_players()):
-        close(fast["mean_returns"][p], [r[p] for r in returns], f"return of player {p}")
+        close(fast["mean_returns"][p], [r[p] for r in returns], f"return of player {p}", spread)
