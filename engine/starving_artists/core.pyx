@@ -10,6 +10,7 @@ policy.pyx.
 """
 from libc.string cimport memmove, memset
 
+from easel.engine.bag cimport bag_outcomes
 from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine._core cimport CoreGame, CoreState
 from easel.engine.starving_artists.policy cimport sa_rollout_action
@@ -262,13 +263,7 @@ cdef int sa_chance_outcomes(const GameC* g, const void* s, int* out,
                 n += 1
         return n
     if ph == PH_SETUP or ph == PH_DRAW:
-        total = st.bag_total
-        for c in range(SA_N_CUBES):
-            if st.bag[c] > 0:
-                out[n] = c
-                probs[n] = st.bag[c] / total
-                n += 1
-        return n
+        return bag_outcomes(st.bag, SA_N_CUBES, st.bag_total, out, probs)
     return 0
 
 

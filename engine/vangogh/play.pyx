@@ -10,6 +10,7 @@ Python face in core.pyx.
 """
 from libc.string cimport memset
 
+from easel.engine.bag cimport bag_outcomes
 from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine.vangogh.state cimport *
 
@@ -341,13 +342,7 @@ cdef int vg_chance_outcomes(const GameC* g, const void* s, int* out,
                 n += 1
         return n
     if ph == PH_GINOUX_DRAW or ph == PH_BLUE_DRAW:
-        total = st.bag_total
-        for c in range(VG_N_COLOURS):
-            if st.bag[c] > 0:
-                out[n] = c
-                probs[n] = st.bag[c] / total
-                n += 1
-        return n
+        return bag_outcomes(st.bag, VG_N_COLOURS, st.bag_total, out, probs)
     if _is_draw_roll(ph):
         total = st.bag_total
         for c in range(VG_N_COLOURS):
