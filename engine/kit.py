@@ -76,7 +76,13 @@ class Notation(Protocol):
 
 @runtime_checkable
 class Policies(Protocol):
-    """Game knowledge for the baseline bots: a rule-of-thumb move."""
+    """Game knowledge for the baseline bots: a rule-of-thumb move.
+
+    Optional: `evaluate(state) -> list[float]`, every player's expected return
+    of a non-terminal state, within [min_utility, max_utility], or None for no
+    estimate. The greedy bot scores the end of its turn with it where the
+    state's own `evaluate()` answers None (a game whose core has no evaluation
+    in C). `pairwise_estimate` turns position values into such returns."""
     def heuristic(self, state, rng) -> int: ...
 
 
@@ -152,7 +158,11 @@ def check_hooks(name: str, caps: Capabilities, hooks: GameHooks) -> None:
         if getattr(caps, cap):
             if dotted is None:
                 raise GameSpecError(f"game {name!r} declares {cap} but hooks.{hook} is None")
-            require(name, hook, _import(name, hook, dotted), protocol)
+            module = _import(name, hook, dotted)
+            require(name, hook, module, protocol)
+            if hook == "policies" and not callable(getattr(module, "evaluate", callable)):
+                raise GameSpecError(f"game {name!r}: hooks.policies ({dotted}) has an "
+                                    f"`evaluate` that is not a function")
     if caps.rollout_policy and hooks.core is None:
         raise GameSpecError(f"game {name!r} declares rollout_policy, which lives in a core, "
                             f"but hooks.core is None")
@@ -179,6 +189,23 @@ def check_core(entry, core_module, core) -> None:
 
 
 # -- option checks every game needs -------------------------------------------------
+
+def pairwise_estimate(values, scale: float, confidence: float = 0.9) -> list[float]:
+    """Expected rank returns from position values, for a policies `evaluate`.
+
+    For games whose return is (players beaten - players beating) / (n - 1),
+    each pair is read as a tanh of the value difference over `scale` (a
+    difference of `scale` is a pair won about 7 times in 8), and averaged over
+    the opponents.
+    `confidence` < 1 keeps every estimate inside the terminal values, so that
+    a finished win still ranks above any position that only looks won."""
+    import math
+    n = len(values)
+    if n < 2:
+        return [0.0] * n
+    return [confidence * sum(math.tanh((values[p] - values[q]) / scale)
+                             for q in range(n) if q != p) / (n - 1) for p in range(n)]
+
 
 def in_range(lo, hi):
     """An Option check: the value lies in [lo, hi]."""

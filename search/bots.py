@@ -16,7 +16,8 @@ Baselines (docs/design.md, Search):
   small depth and node budget. The position where the turn ends is scored by
   the pair (utility, score margin) for the mover, compared in that order:
   utility is the final return at the end of the game, else the game's own
-  `evaluate()` heuristic, else neutral; the score margin is the mover's score
+  evaluation (the state's `evaluate()`, else the `evaluate(state)` of the
+  game's policies hook), else neutral; the score margin is the mover's score
   minus the best other score, when the game keeps scores. With expectations
   taken over chance, Pig's greedy player finds "hold at 20" by itself.
 - `HeuristicBot`: the game's rule-of-thumb player, which lives with the game
@@ -121,6 +122,9 @@ class GreedyBot(Bot):
         self.budget = budget
         lo, hi = game.min_utility(), game.max_utility()
         self._neutral = (lo + hi) / 2.0
+        entry = getattr(game, "entry", None)
+        policies = load_hook(entry, "policies") if entry is not None else None
+        self._evaluate = getattr(policies, "evaluate", None)
 
     def action_values(self, state) -> list[tuple[int, float, float]]:
         """(action, utility, margin) for every legal action, as the bot sees them."""
@@ -153,6 +157,8 @@ class GreedyBot(Bot):
             u = float(state.returns()[me])
         else:
             ev = state.evaluate()
+            if ev is None and self._evaluate is not None:
+                ev = self._evaluate(state)
             u = float(ev[me]) if ev is not None else self._neutral
         scores = player_scores(state)
         return u, (margin_of(scores, me) if scores is not None else 0.0)

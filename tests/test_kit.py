@@ -118,3 +118,34 @@ def test_registering_twice_is_refused():
     with fake_game("twice_nim"):
         with pytest.raises(GameSpecError, match="registered twice"):
             register(engine.game_entry("twice_nim"))
+
+
+def test_a_policies_evaluate_scores_the_greedy_bots_turn_ends():
+    """A game without an evaluation of its own states lends the greedy bot its
+    policies' `evaluate`: at a pile of 5 the bot takes 2 (leaving 3, lost for
+    the mover) every time; with no hook every action looks neutral."""
+    from easel.search.bots import GreedyBot
+    caps = Capabilities(heuristic_bot=True)
+    with fake_game("eval_nim", caps, policies="kit_fakes"):
+        game = engine.load_game("eval_nim", "reference")
+        state = game.new_initial_state()
+        state.apply_action(0)                       # a pile of 5
+        bot = GreedyBot(game, seed=1, depth=0)
+        assert [u for _, u, _ in bot.action_values(state)] == [-0.5, 0.5]
+        assert {bot.step(state) for _ in range(20)} == {1}
+    with fake_game("plain_nim"):
+        game = engine.load_game("plain_nim", "reference")
+        state = game.new_initial_state()
+        state.apply_action(0)
+        assert [u for _, u, _ in GreedyBot(game, depth=0).action_values(state)] == [0.0, 0.0]
+
+
+def test_a_policies_evaluate_that_is_not_a_function_is_refused(monkeypatch):
+    import sys
+    import types
+    module = types.ModuleType("nim_bad_policies")
+    module.heuristic = lambda state, rng: 0
+    module.evaluate = 0.5
+    monkeypatch.setitem(sys.modules, "nim_bad_policies", module)
+    with pytest.raises(GameSpecError, match="has an `evaluate` that is not a function"):
+        _register("bad_eval_nim", Capabilities(heuristic_bot=True), policies="nim_bad_policies")

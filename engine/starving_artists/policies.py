@@ -11,12 +11,14 @@ never a wild if another cube will do; take the colours needed most, wilds
 first. Last Supper: discard the painting with the fewest stars. Solo
 advance: return the colour needed less.
 
-`greedy(state, rng)` — one decision ahead: the legal action whose result
-scores best for the mover by `position_value` (stars, completed and
-partly painted canvases, cubes, nutrition), chance resolved by expectation
-over at most the listed outcomes of one step; ties broken at random.
+`evaluate(state)` — every player's expected return, pairwise from
+`position_value` (stars, completed and partly painted canvases, cubes,
+nutrition): what the `greedy` bot scores the end of its turn by
+(engine/kit.py, Policies). Solo has no opponent to rank against: None.
 """
 from __future__ import annotations
+
+from easel.engine.kit import pairwise_estimate
 
 from .deck import load_deck
 from .rules import (BUY, CUBE_NAMES, DONE, PAINT, PAINT_AT, PAY, RETURN, SELL, STUDY, SUPPER,
@@ -98,6 +100,8 @@ def _score(view, p, need, unfinished, a):
         return 14.0 if cubes[give] - need[give] >= 4 and need[want] > cubes[want] else -2.0
     return -2.0
 
+VALUE_SCALE = 15.0       # position_value units: ten per star
+
 
 def heuristic(state, rng):
     legal = state.legal_actions()
@@ -115,33 +119,35 @@ def position_value(view, p):
     """A rough worth of player p's position (not the rules)."""
     st = view["studios"][p]
     deck = load_deck(view["deck"])
-    v = 10.0 * st["stars"] + 2.0 * st["nutrition"] + 0.5 * sum(st["cubes"].values())
+    v = 10.0 * st["stars"] + 3.0 * st["nutrition"] + 0.5 * sum(st["cubes"].values())
     if not st["alive"]:
         v -= 50.0
+    # A canvas announced for sale is as good as sold (its stars, the food it
+    # feeds within the cap, the cubes it collects): the sale completes only
+    # after the collection turns, beyond a one-turn look-ahead.
+    announced = set(view["pending"]["selling"])
+    progress = []
     for cv in st["canvases"]:
         card = deck.cards[cv["canvas"]]
+        if cv["canvas"] in announced:
+            v += 10.0 * card.stars + 2.0 * min(card.food, 5 - st["nutrition"]) + 0.5 * card.paint
+            continue
         done = sum(1 for x in cv["cubes"] if x is not None) / len(cv["cubes"])
-        v += (4.0 * card.stars + card.food) * done * done
+        progress.append((done, 4.0 * card.stars + card.food))
+    # Each cube on a canvas is worth more than the cube in hand; the two
+    # canvases nearest completion are worth a share of their value at once
+    # (else buying one never pays within a turn), a third and more only
+    # their progress (they tie up cubes the first two need).
+    for k, (done, worth) in enumerate(sorted(progress, reverse=True)):
+        v += worth * ((0.3 if k < 2 else 0.0) + 0.7 * done)
     return v
 
 
-def greedy(state, rng):
-    legal = state.legal_actions()
-    if len(legal) == 1:
-        return legal[0]
-    p = state.current_player()
-    best, choice = None, []
-    for a in legal:
-        child = state.child(a)
-        if child.is_chance_node():
-            value = sum(prob * position_value(child.child(o).to_json(), p)
-                        for o, prob in child.chance_outcomes())
-        elif child.is_terminal():
-            value = 1000.0 * child.returns()[p]
-        else:
-            value = position_value(child.to_json(), p)
-        if best is None or value > best + 1e-9:
-            best, choice = value, [a]
-        elif value >= best - 1e-9:
-            choice.append(a)
-    return rng.choice(choice)
+def evaluate(state):
+    """Expected rank returns: a position VALUE_SCALE ahead of another player's
+    (a star and a half) reads as winning that pair about 7 times in 8."""
+    view = state.to_json()
+    n = len(view["studios"])
+    if n < 2:
+        return None
+    return pairwise_estimate([position_value(view, p) for p in range(n)], VALUE_SCALE)

@@ -18,6 +18,7 @@ import random
 import pytest
 
 from easel import engine
+from easel.search.bots import GreedyBot
 from easel.engine.couleurs_de_paris import from_json, policies
 from easel.engine.couleurs_de_paris.core import rollout_scores
 from easel.engine.couleurs_de_paris.rules import rules_of
@@ -109,6 +110,7 @@ def test_rollout_policy_ends_games_and_mirrors_policies():
 def test_heuristic_and_greedy_play_legal_moves():
     for impl in ("core", "reference"):
         g = load("couleurs_de_paris(players=2)", impl)
+        greedy = GreedyBot(g, seed=1, budget=40)
         rng = random.Random(1)
         s = engine.play_chance(g.new_initial_state(), rng)
         for _ in range(60):
@@ -117,8 +119,10 @@ def test_heuristic_and_greedy_play_legal_moves():
             if s.is_chance_node():
                 s.apply_action(engine.draw_outcome(s, rng))
                 continue
-            for f in (policies.heuristic, policies.greedy):
-                assert f(s, rng) in s.legal_actions()
+            assert policies.heuristic(s, rng) in s.legal_actions()
+            assert greedy.step(s.clone()) in s.legal_actions()
+            ev = policies.evaluate(s)
+            assert len(ev) == 2 and abs(sum(ev)) < 1e-9 and max(map(abs, ev)) < 0.9 + 1e-12
             s.apply_action(policies.heuristic(s, rng))
 
 

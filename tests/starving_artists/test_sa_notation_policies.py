@@ -46,20 +46,29 @@ def test_notation_refusals_name_the_line_or_field():
         notation.read(g, "vangogh\n")
 
 
-@pytest.mark.parametrize("policy", [policies.heuristic, policies.greedy])
+@pytest.mark.parametrize("player", ["heuristic", "greedy"])
 @pytest.mark.parametrize("n", [1, 2, 3])
-def test_policies_play_legal_moves_to_the_end(policy, n):
+def test_policies_play_legal_moves_to_the_end(player, n):
+    """The heuristic, and the greedy bot scoring its turn ends by the policies'
+    evaluate (which stays within the returns and sums to zero: rank returns)."""
+    from easel.search.bots import GreedyBot
     g = load(n, IMPLS[-1])
     rng = random.Random(3)
-    for _ in range(2 if policy is policies.greedy else 5):
+    greedy = GreedyBot(g, seed=3, budget=60)
+    for _ in range(2 if player == "greedy" else 5):
         s = g.new_initial_state()
         while not s.is_terminal():
             if s.is_chance_node():
                 s.apply_action(engine.draw_outcome(s, rng))
+                continue
+            ev = policies.evaluate(s)
+            if n == 1:
+                assert ev is None
             else:
-                a = policy(s, rng)
-                assert a in s.legal_actions()
-                s.apply_action(a)
+                assert len(ev) == n and abs(sum(ev)) < 1e-9 and max(map(abs, ev)) < 0.9 + 1e-12
+            a = policies.heuristic(s, rng) if player == "heuristic" else greedy.step(s.clone())
+            assert a in s.legal_actions()
+            s.apply_action(a)
 
 
 def test_heuristic_sells_and_paints():
