@@ -99,7 +99,12 @@ def read(game, text) -> dict:
     lines = [ln.rstrip() for ln in text.strip().splitlines() if ln.strip()]
     if not lines or not lines[0].startswith(_HEAD):
         _bad(1, f"must start with {_HEAD!r}")
-    head = dict(w.split("=", 1) for w in lines[0].split()[1:] if "=" in w)
+    # deck= is the header's last field and runs to the end of the line: a deck
+    # file's path may hold spaces.
+    words, _, deck_text = lines[0].partition(" deck=")
+    head = dict(w.split("=", 1) for w in words.split()[1:] if "=" in w)
+    if deck_text:
+        head["deck"] = deck_text
     players = _int(head.get("players", "?"), 1, "players")
     if head.get("deck") != r.deck.spec:
         _bad(1, f"deck={head.get('deck')!r}; this game uses deck={r.deck.spec}")

@@ -104,11 +104,15 @@ def test_s03_deck_file_errors_name_canvas_and_field(tmp_path):
 def test_s03_deck_from_a_path_plays(tmp_path, impl):
     canv = [{"id": f"c{k}", "title": f"Canvas {k}", "stars": 2, "food": 2, "paint": 4,
              "squares": [["red"], ["blue", "green"]]} for k in range(6)]
-    p = tmp_path / "six.json"
+    p = tmp_path / "my decks" / "six canvases.json"       # spaces in the path
+    p.parent.mkdir()
     p.write_text(json.dumps({"source": "test", "canvases": canv}))
     g = engine.load_game(f"starving_artists(deck={p})", implementation=impl)
     s = opening(g)
     assert len(s.to_json()["face_down"]["unseen"]) == 3
+    text = s.to_notation()
+    assert text.splitlines()[0].endswith(f"deck={p}")
+    assert g.state_from_notation(text).to_json() == s.to_json()
 
 
 # §4 -------------------------------------------------------------------------
