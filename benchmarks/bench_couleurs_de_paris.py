@@ -11,15 +11,12 @@ the median of per-round ratios, so machine drift between rounds cancels."""
 from __future__ import annotations
 
 import random
-import statistics
-import time
 
 import pytest
 
 from easel import engine
-from easel.search import Search
 
-from bench_mcts import _report
+from bench_mcts import thread_speedup
 from bench_playouts import test_random_playouts as _random_playouts
 
 SIMS = 40_000
@@ -41,20 +38,5 @@ def cdp_opening(players=2):
 @pytest.mark.parametrize("rollout", ["policy", "random"])
 def test_cdp_mcts_threads(benchmark, rollout):
     game, state = cdp_opening()
-
-    def run(threads, seed):
-        s = Search(game, state, seed=seed, threads=threads, rollout=rollout)
-        t0 = time.perf_counter()
-        s.run(SIMS)
-        return SIMS / (time.perf_counter() - t0)
-
-    one, two = [], []
-    for r in range(THREAD_ROUNDS):
-        one.append(run(1, r))
-        two.append(run(2, r))
-    benchmark.pedantic(run, args=(1, 0), rounds=1, iterations=1)
-    a, b = statistics.median(one), statistics.median(two)
-    _report(benchmark, f"couleurs_de_paris(players=2) opening MCTS ({rollout} rollouts)",
-            {"1 thread": a, "2 threads": b,
-             "speedup": statistics.median(y / x for x, y in zip(one, two)),
-             "ratio of medians": b / a})
+    thread_speedup(benchmark, "couleurs_de_paris(players=2)", game, state, SIMS, rollout,
+                   THREAD_ROUNDS)

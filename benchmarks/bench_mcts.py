@@ -94,6 +94,28 @@ def _report(benchmark, label, values: dict):
                                      for k, v in values.items()))
 
 
+def thread_speedup(benchmark, label, game, state, sims, rollout, rounds):
+    """Iterations per second from `state` with 1 and 2 threads, alternating over
+    `rounds`; the speed-up is the median of per-round ratios, so machine drift
+    between rounds cancels."""
+    def run(threads, seed):
+        s = Search(game, state, seed=seed, threads=threads, rollout=rollout)
+        t0 = time.perf_counter()
+        s.run(sims)
+        return sims / (time.perf_counter() - t0)
+
+    one, two = [], []
+    for r in range(rounds):
+        one.append(run(1, r))
+        two.append(run(2, r))
+    benchmark.pedantic(run, args=(1, 0), rounds=1, iterations=1)
+    a, b = statistics.median(one), statistics.median(two)
+    _report(benchmark, f"{label} opening MCTS ({rollout} rollouts)",
+            {"1 thread": a, "2 threads": b,
+             "speedup": statistics.median(y / x for x, y in zip(one, two)),
+             "ratio of medians": b / a})
+
+
 def _fresh_process(name, seed, order):
     """One new interpreter: one move of each, in `order` ("eo" or "oe")."""
     import easel

@@ -20,6 +20,7 @@ import pytest
 from easel import engine
 from easel.engine.playout import random_playouts
 
+from bench_mcts import thread_speedup
 from bench_playouts import _batch, _timed, python_playouts
 
 ROUNDS = 5
@@ -61,25 +62,6 @@ def sa_opening(n=2):
 
 @pytest.mark.parametrize("rollout", ["policy", "random"])
 def test_sa_mcts_threads(benchmark, rollout):
-    from easel.search import Search
     game, state = sa_opening()
-    sims = 20_000
-
-    def run(threads, seed):
-        s = Search(game, state, seed=seed, threads=threads, rollout=rollout)
-        t0 = time.perf_counter()
-        s.run(sims)
-        return sims / (time.perf_counter() - t0)
-
-    one, two = [], []
-    for r in range(THREAD_ROUNDS):
-        one.append(run(1, r))
-        two.append(run(2, r))
-    benchmark.pedantic(run, args=(1, 0), rounds=1, iterations=1)
-    a, b = statistics.median(one), statistics.median(two)
-    info = {"1 thread": a, "2 threads": b,
-            "speedup": statistics.median(y / x for x, y in zip(one, two)),
-            "ratio of medians": b / a}
-    benchmark.extra_info.update(info)
-    print(f"\nstarving_artists(players=2) opening MCTS ({rollout} rollouts): "
-          + ", ".join(f"{k}={v:,.2f}" for k, v in info.items()))
+    thread_speedup(benchmark, "starving_artists(players=2)", game, state, 20_000, rollout,
+                   THREAD_ROUNDS)
