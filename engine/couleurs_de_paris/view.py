@@ -12,7 +12,7 @@ the claims to assistants lying on their spaces.
 from __future__ import annotations
 
 from easel.engine.contract_ids import PLAYER_CHANCE
-from easel.engine.errors import StateFormatError
+from easel.engine.viewfields import ViewFields
 
 from .data import ACTION_NAMES, POSITIONS, SPACES, SUPPLY_COLOURS, TOOLS, TRACK_LEN
 from .rules import (ACT, BLACK, BONUS_LEVEL, BONUS_P, C_FIRST, C_ROTATE, CENTRE_NAMES,
@@ -102,32 +102,8 @@ _BOARD = ("pigments", "tools", "bonus", "assistants", "to_place", "paintings")
 _PENDING = ("tool", "pay_left", "pay_min", "paint_left", "painted", "seat_k", "keep")
 
 
-def _bad(field, problem):
-    raise StateFormatError(f"couleurs_de_paris state: field '{field}': {problem}")
-
-
-def _int(v, field, lo, hi):
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        _bad(field, f"must be an integer from {lo} to {hi}, got {v!r}")
-    return v
-
-
-def _obj(v, field, keys):
-    if not isinstance(v, dict):
-        _bad(field, f"must be an object, got {type(v).__name__}")
-    for k in keys:
-        if k not in v:
-            _bad(f"{field}.{k}" if field else k, "missing")
-    for k in v:
-        if k not in keys:
-            _bad(f"{field}.{k}" if field else k, "unknown field")
-    return v
-
-
-def _list(v, field, length=None):
-    if not isinstance(v, list) or (length is not None and len(v) != length):
-        _bad(field, f"must be a list{'' if length is None else f' of {length} items'}")
-    return v
+_F = ViewFields("couleurs_de_paris")
+_bad, _int, _obj, _list = _F.bad, _F.int, _F.obj, _F.list
 
 
 def _players_list(v, field, n, most):

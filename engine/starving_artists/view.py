@@ -10,7 +10,7 @@ player holding paint, nutrition outside 0..5, a canvas with two wilds.
 """
 from __future__ import annotations
 
-from easel.engine.errors import StateFormatError
+from easel.engine.viewfields import ViewFields, is_int
 
 from .rules import (BOX, CUBE_NAMES, END, FULL, IN_MARKET, MARKET, N_CUBES, PAY_FOR, PHASES,
                     QUEUE, REMOVED, SOLD0, STUDIO0, UNSEEN, WILD, parse_cube, rules_of)
@@ -85,42 +85,12 @@ _PENDING = ("actor", "turn_k", "main_done", "actions_left", "dawn_k", "dusk_k",
             "coll_i", "turn_taken", "turn_wild", "feed_k", "fed", "adv_card", "adv_k")
 
 
-def _bad(field, problem):
-    raise StateFormatError(f"starving_artists state: field '{field}': {problem}")
-
-
-def _isint(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _int(v, field, lo, hi):
-    if not _isint(v) or not lo <= v <= hi:
-        _bad(field, f"must be an integer from {lo} to {hi}, got {v!r}")
-    return v
-
-
-def _bool(v, field):
-    if not isinstance(v, bool):
-        _bad(field, f"must be true or false, got {v!r}")
-    return int(v)
-
-
-def _obj(v, field, keys):
-    if not isinstance(v, dict):
-        _bad(field, f"must be an object, got {type(v).__name__}")
-    for k in keys:
-        if k not in v:
-            _bad(f"{field}.{k}" if field else k, "missing")
-    for k in v:
-        if k not in keys:
-            _bad(f"{field}.{k}" if field else k, "unknown field")
-    return v
+_F = ViewFields("starving_artists")
+_bad, _int, _bool, _obj = _F.bad, _F.int, _F.bool, _F.obj
 
 
 def _list(v, field, hi=None):
-    if not isinstance(v, list) or (hi is not None and len(v) > hi):
-        _bad(field, "must be a list" + (f" of at most {hi} items" if hi is not None else ""))
-    return v
+    return _F.list(v, field, most=hi)
 
 
 def _cube_counts(v, field):
@@ -129,11 +99,7 @@ def _cube_counts(v, field):
 
 
 def _phase(v, field, allow_none=False):
-    if v is None and allow_none:
-        return -1
-    if v not in PHASES:
-        _bad(field, f"unknown phase {v!r}; phases: {', '.join(PHASES)}")
-    return PHASES.index(v)
+    return _F.choice(v, field, PHASES, "phase", allow_none)
 
 
 def state_from_view(cls, game, view):
@@ -156,7 +122,7 @@ def state_from_view(cls, game, view):
     placed = {}
 
     def place(i, where, field):
-        if not _isint(i) or not 0 <= i < nc:
+        if not is_int(i) or not 0 <= i < nc:
             _bad(field, f"must be a canvas index from 0 to {nc - 1}, got {i!r}")
         if i in placed:
             _bad(field, f"canvas {i} is also in {placed[i]}")
@@ -265,7 +231,7 @@ def state_from_view(cls, game, view):
     s.take_left = pint("take_left", 0, 3)
     sel = _list(pend["selling"], "pending.selling", nc)
     for k, i in enumerate(sel):
-        if not _isint(i) or not 0 <= i < nc or not STUDIO0 <= s.loc[i] < STUDIO0 + n:
+        if not is_int(i) or not 0 <= i < nc or not STUDIO0 <= s.loc[i] < STUDIO0 + n:
             _bad(f"pending.selling[{k}]", "must be a canvas in a studio")
         if not all(c >= 0 for c in s.cubes[i]) and s.phase == ANNOUNCE_PH:
             _bad(f"pending.selling[{k}]", "only completed canvases are sold")

@@ -10,7 +10,7 @@ to the box (11 per colour counting the score token, 5 whites).
 from __future__ import annotations
 
 from easel.engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
-from easel.engine.errors import StateFormatError
+from easel.engine.viewfields import ViewFields
 
 from .consistency import check_position
 
@@ -94,24 +94,14 @@ _PENDING = ("act_player", "act_char", "act_primary", "sec_k", "steps_left", "pos
             "card_resume", "eor_char", "setup_k")
 
 
-def _bad(field, problem):
-    raise StateFormatError(f"vangogh state: field '{field}': {problem}")
-
-
-def _int(view, key, field, lo, hi):
-    v = view[key]
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        _bad(field, f"must be an integer from {lo} to {hi}, got {v!r}")
-    return v
+_F = ViewFields("vangogh")
+_bad, _int = _F.bad, _F.int
 
 
 def _obj(v, field, keys):
-    if not isinstance(v, dict):
-        _bad(field, f"must be an object, got {type(v).__name__}")
-    for k in keys:
-        if k not in v:
-            _bad(f"{field}.{k}" if field else k, "missing")
-    return v
+    # Van Gogh's view carries derived fields (names, totals) that the reader
+    # skips, so only the required keys are checked here.
+    return _F.obj(v, field, keys, unknown=None)
 
 
 def _piece(v, field, allow_none=False):
@@ -133,19 +123,12 @@ def _piece_counts(v, field, limit):
 
 
 def _colour_counts(v, field, hi):
-    _obj(v, field, COLOURS)
-    for k in v:
-        if k not in COLOURS:
-            _bad(f"{field}.{k}", f"unknown colour; colours: {', '.join(COLOURS)}")
-    return [_int(v, c, f"{field}.{c}", 0, hi) for c in COLOURS]
+    _F.obj(v, field, COLOURS, unknown=f"unknown colour; colours: {', '.join(COLOURS)}")
+    return [_int(v[c], f"{field}.{c}", 0, hi) for c in COLOURS]
 
 
 def _phase(v, field, allow_none=False):
-    if v is None and allow_none:
-        return -1
-    if v not in PHASES:
-        _bad(field, f"unknown phase {v!r}; phases: {', '.join(PHASES)}")
-    return PHASES.index(v)
+    return _F.choice(v, field, PHASES, "phase", allow_none)
 
 
 def state_from_view(cls, game, view):
@@ -162,21 +145,21 @@ def state_from_view(cls, game, view):
                        f"{[COLOURS[c] for c in r.colours]!r}")
     s = cls(game)
     s.phase = _phase(view["phase"], "phase")
-    s.round = _int(view, "round", "round", 1, max(r.max_rounds, r.solo_rounds))
-    s.turn = _int(view, "turn", "turn", 0, r.turns_per_round)
+    s.round = _int(view["round"], "round", 1, max(r.max_rounds, r.solo_rounds))
+    s.turn = _int(view["turn"], "turn", 0, r.turns_per_round)
     for key in ("first_starter", "round_starter", "turn_player"):
-        setattr(s, key, _int(view, key, key, 0, n - 1))
-    s.token_holder = _int(view, "token_holder", "token_holder", -1, n - 1)
-    s.ability_player = _int(view, "ability_player", "ability_player", -1, n - 1)
-    s.ability_spent = _int(view, "ability_spent", "ability_spent", 0, 1)
-    s.brush_used = _int(view, "brush_used", "brush_used", 0, 1)
-    s.finished = _int(view, "finished", "finished", 0, len(r.deck.cards))
+        setattr(s, key, _int(view[key], key, 0, n - 1))
+    s.token_holder = _int(view["token_holder"], "token_holder", -1, n - 1)
+    s.ability_player = _int(view["ability_player"], "ability_player", -1, n - 1)
+    s.ability_spent = _int(view["ability_spent"], "ability_spent", 0, 1)
+    s.brush_used = _int(view["brush_used"], "brush_used", 0, 1)
+    s.finished = _int(view["finished"], "finished", 0, len(r.deck.cards))
     scores = view["scores"]
     if not isinstance(scores, list) or len(scores) != n:
         _bad("scores", f"must be a list of {n} integers")
-    s.score = [_int({"v": x}, "v", f"scores[{p}]", 0, 100000) for p, x in enumerate(scores)]
+    s.score = [_int(x, f"scores[{p}]", 0, 100000) for p, x in enumerate(scores)]
     s.bag = _colour_counts(view["bag"], "bag", BOX_PER_COLOUR)
-    s.whites = _int(view, "whites", "whites", 0, BOX_WHITES)
+    s.whites = _int(view["whites"], "whites", 0, BOX_WHITES)
     s.table = _piece_counts(view["table"], "table", TABLE_SIZE)
     if any(c // 4 == WHITE and s.table[c] for c in range(N_CODES)):
         _bad("table", "whites never lie on the table")
@@ -188,7 +171,7 @@ def state_from_view(cls, game, view):
         _obj(ch, f, ("taken", "waiting"))
         if ch.get("name", CHARS[c]) != CHARS[c]:
             _bad(f"{f}.name", f"expected {CHARS[c]!r}, got {ch.get('name')!r}")
-        s.char_taken[c] = _int(ch, "taken", f"{f}.taken", 0, 1)
+        s.char_taken[c] = _int(ch["taken"], f"{f}.taken", 0, 1)
         w = ch["waiting"]
         if not isinstance(w, list) or len(w) > 2:
             _bad(f"{f}.waiting", "must be a list of at most 2 Minigoghs")
@@ -214,7 +197,7 @@ def state_from_view(cls, game, view):
     for slot, pv in enumerate(paintings):
         f = f"paintings[{slot}]"
         _obj(pv, f, ("card", "occupants"))
-        cid = _int(pv, "card", f"{f}.card", -1, ncards - 1)
+        cid = _int(pv["card"], f"{f}.card", -1, ncards - 1)
         s.painting[slot] = cid
         s.occ[slot] = [-1] * MAX_SPACES
         occ = pv["occupants"]
@@ -248,27 +231,27 @@ def state_from_view(cls, game, view):
     for k in pend:
         if k not in _PENDING:
             _bad(f"pending.{k}", "unknown field")
-    s.act_player = _int(pend, "act_player", "pending.act_player", -1, n - 1)
+    s.act_player = _int(pend["act_player"], "pending.act_player", -1, n - 1)
     ac = pend["act_char"]
     if ac is not None and ac not in CHARS:
         _bad("pending.act_char", f"unknown character {ac!r}; characters: {', '.join(CHARS)}")
     s.act_char = CHARS.index(ac) if ac is not None else -1
-    s.act_primary = _int(pend, "act_primary", "pending.act_primary", 0, 1)
-    s.sec_k = _int(pend, "sec_k", "pending.sec_k", 0, max(n - 1, 0))
-    s.steps_left = _int(pend, "steps_left", "pending.steps_left", 0, 3)
-    s.postman_used = _int(pend, "postman_used", "pending.postman_used", 0, 7)
+    s.act_primary = _int(pend["act_primary"], "pending.act_primary", 0, 1)
+    s.sec_k = _int(pend["sec_k"], "pending.sec_k", 0, max(n - 1, 0))
+    s.steps_left = _int(pend["steps_left"], "pending.steps_left", 0, 3)
+    s.postman_used = _int(pend["postman_used"], "pending.postman_used", 0, 7)
     s.hand = _colour_counts(pend["hand"], "pending.hand", 3)
-    s.draws_left = _int(pend, "draws_left", "pending.draws_left", 0, 3)
+    s.draws_left = _int(pend["draws_left"], "pending.draws_left", 0, 3)
     s.roll_q = _colour_counts(pend["roll_queue"], "pending.roll_queue", 2)
     bc = pend["blue_colour"]
     if bc is not None and bc not in COLOURS:
         _bad("pending.blue_colour", f"unknown colour {bc!r}")
     s.blue_colour = COLOURS.index(bc) if bc is not None else -1
     s.resume = _phase(pend["resume"], "pending.resume", allow_none=True)
-    s.card_slot = _int(pend, "card_slot", "pending.card_slot", -1, N_PAINTINGS - 1)
+    s.card_slot = _int(pend["card_slot"], "pending.card_slot", -1, N_PAINTINGS - 1)
     s.card_resume = _phase(pend["card_resume"], "pending.card_resume", allow_none=True)
-    s.eor_char = _int(pend, "eor_char", "pending.eor_char", 0, N_CHARS)
-    s.setup_k = _int(pend, "setup_k", "pending.setup_k", 0, 10)
+    s.eor_char = _int(pend["eor_char"], "pending.eor_char", 0, N_CHARS)
+    s.setup_k = _int(pend["setup_k"], "pending.setup_k", 0, 10)
     _check_box(s)
     check_position(s)
     cp = view["current_player"]
