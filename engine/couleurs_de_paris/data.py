@@ -17,10 +17,10 @@ the field.
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 
+from easel.engine.datafiles import placeholder_header, read_json
 from easel.engine.errors import DataFileError
 
 # Mirrors of ENCODING.md (the action space reserves 32 paintings of 9 spaces).
@@ -150,12 +150,7 @@ def parse_data(data, path: str = "<data>") -> BoardData:
             cols.append(PAINT_COLOURS.index(sp))
         value = _int(c.get("value"), f"{where}.value", 0, 99)
         out.append(Painting(i, name, value, tuple(cols)))
-    placeholder = data.get("placeholder", False)
-    if not isinstance(placeholder, bool):
-        raise DataFileError(f"{path}: 'placeholder' must be true or false")
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        raise DataFileError(f"{path}: 'description' must be text")
+    placeholder, description = placeholder_header(data, path)
     return BoardData(path, placeholder, description,
                      tuple(ACTION_NAMES.index(w) for w in wheel), lower, tiles, tracks,
                      supply, tuple(out))
@@ -166,15 +161,7 @@ def load_data(path: str = "") -> BoardData:
     path = path or PLACEHOLDER_PATH
     if path in _CACHE:
         return _CACHE[path]
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except FileNotFoundError:
-        raise DataFileError(f"Couleurs de Paris data file not found: {path}") from None
-    except json.JSONDecodeError as e:
-        raise DataFileError(f"{path}: not valid JSON: {e}") from None
-    except OSError as e:
-        raise DataFileError(f"{path}: cannot be read: {e}") from None
+    data = read_json(path, "Couleurs de Paris data file")
     board = parse_data(data, path)
     _CACHE[path] = board
     return board

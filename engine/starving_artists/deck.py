@@ -16,10 +16,10 @@ outcomes (ENCODING.md).
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 
+from easel.engine.datafiles import read_json
 from easel.engine.errors import DataFileError
 
 COLOURS = ("red", "orange", "yellow", "green", "blue", "violet", "black")
@@ -145,15 +145,7 @@ def parse_canvases(data, path: str = "<canvases>") -> list[dict]:
 def _read(path: str) -> tuple[list[dict], str]:
     if path in _FILES:
         return _FILES[path]
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except FileNotFoundError:
-        raise DataFileError(f"canvas file not found: {path}") from None
-    except IsADirectoryError:
-        raise DataFileError(f"canvas file {path} is a directory") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise DataFileError(f"{path}: not valid JSON: {e}") from None
+    data = read_json(path, "canvas file")
     canvases = parse_canvases(data, path)
     _FILES[path] = (canvases, data.get("source", ""))
     return _FILES[path]

@@ -9,10 +9,10 @@ DataFileError naming the file, the card and the field.
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 
+from easel.engine.datafiles import placeholder_header, read_json
 from easel.engine.errors import DataFileError
 
 ORIENTATIONS = ("lying down", "sideway", "upright", "upside down")
@@ -87,12 +87,7 @@ def parse_deck(data, path: str = "<deck>") -> Deck:
             orient.append(ORIENTATIONS.index(o))
             bonus.append(_int(sp.get("bonus", 0), f"{sw}.bonus", 0, 1))
         out.append(Card(i, name, frame, tuple(orient), tuple(bonus)))
-    placeholder = data.get("placeholder", False)
-    if not isinstance(placeholder, bool):
-        raise DataFileError(f"{path}: 'placeholder' must be true or false")
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        raise DataFileError(f"{path}: 'description' must be text")
+    placeholder, description = placeholder_header(data, path)
     return Deck(path, placeholder, description, tuple(out))
 
 
@@ -101,13 +96,7 @@ def load_deck(path: str = "") -> Deck:
     path = path or PLACEHOLDER_PATH
     if path in _CACHE:
         return _CACHE[path]
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except FileNotFoundError:
-        raise DataFileError(f"painting deck file not found: {path}") from None
-    except json.JSONDecodeError as e:
-        raise DataFileError(f"{path}: not valid JSON: {e}") from None
+    data = read_json(path, "painting deck file")
     deck = parse_deck(data, path)
     _CACHE[path] = deck
     return deck

@@ -1,0 +1,38 @@
+"""Reading a game's data file (cards, boards): the file errors every game words alike.
+
+Each game validates its own items (docs/adding-a-game.md, "Data"); opening the
+file, the JSON syntax and the header every data file carries (`placeholder`,
+`description`) are the same everywhere and live here.
+"""
+
+from __future__ import annotations
+
+import json
+
+from easel.engine.errors import DataFileError
+
+
+def read_json(path: str, what: str):
+    """The JSON in `path`; `what` names the file in errors ("canvas file")."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        raise DataFileError(f"{what} not found: {path}") from None
+    except IsADirectoryError:
+        raise DataFileError(f"{what} {path} is a directory") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise DataFileError(f"{path}: not valid JSON: {e}") from None
+    except OSError as e:
+        raise DataFileError(f"{path}: cannot be read: {e}") from None
+
+
+def placeholder_header(data: dict, path: str) -> tuple[bool, str]:
+    """The file's `placeholder` flag (guessed data) and `description`, checked."""
+    placeholder = data.get("placeholder", False)
+    if not isinstance(placeholder, bool):
+        raise DataFileError(f"{path}: 'placeholder' must be true or false")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise DataFileError(f"{path}: 'description' must be text")
+    return placeholder, description
