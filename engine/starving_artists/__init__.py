@@ -69,8 +69,9 @@ ENTRY = register(GameEntry(
     # to the generic values won: a score-margin weight of 0.5 against none scored
     # 0.470 [0.384, 0.556] (seed 321; stars decide few games the rank does not),
     # and the closed-loop form against the information-set form 0.490 [0.385,
-    # 0.595] (seed 322). The information-set form stays: it does not let the
-    # search act on cubes it has not seen drawn.
+    # 0.595] (seed 322). The information-set form stays: with every cube drawn
+    # a chance event, the closed form splits its visits over the outcomes met,
+    # and it gained nothing for that.
     hooks=GameHooks(reference="easel.engine.starving_artists.reference:StarvingArtistsState",
                     codec="easel.engine.starving_artists.codec",
                     core="easel.engine.starving_artists.core",
