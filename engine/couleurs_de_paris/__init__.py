@@ -57,8 +57,9 @@ ENTRY = register(GameEntry(
     # --games 20 --seed 11 --jobs 1`: 0.900 [0.749, 1.000], mean margin +10.95.
     # At 500 iterations, 100 games in duplicate blocks each: a score-margin
     # weight of 0 against 0.5 scored 0.300 [0.206, 0.394] (seed 221), so the
-    # margin stays at 0.5; the closed-loop form against the information-set form 0.535 [0.436,
-    # 0.634] (seed 222), no gain, so the information-set form stays.
+    # margin stays at 0.5; the closed-loop form against the information-set
+    # form 0.535 [0.436, 0.634] (seed 222), no gain, so the information-set
+    # form stays.
     hooks=GameHooks(reference="easel.engine.couleurs_de_paris.reference:CouleursState",
                     codec="easel.engine.couleurs_de_paris.codec",
                     core="easel.engine.couleurs_de_paris.core",
