@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 import statistics
-import time
 
 import pytest
 

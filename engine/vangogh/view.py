@@ -134,10 +134,7 @@ def _phase(v, field, allow_none=False):
 def state_from_view(cls, game, view):
     r = rules_of(game)
     n = r.n
-    _obj(view, "", _TOP)
-    for k in view:
-        if k not in _TOP and k not in _DERIVED:
-            _bad(k, "unknown field")
+    _F.obj(view, "", _TOP, optional=_DERIVED)
     if view["players"] != n:
         _bad("players", f"the state is for {view['players']!r} players, the game for {n}")
     if view["colors"] != [COLOURS[c] for c in r.colours]:
@@ -227,10 +224,7 @@ def state_from_view(cls, game, view):
             _bad(f"{f}.inactive", f"must list {INACTIVE} spaces (null when empty)")
         s.inactive[p] = [_piece(x, f"{f}.inactive[{i}]", allow_none=True)
                          for i, x in enumerate(ina)]
-    pend = _obj(view["pending"], "pending", _PENDING)
-    for k in pend:
-        if k not in _PENDING:
-            _bad(f"pending.{k}", "unknown field")
+    pend = _F.obj(view["pending"], "pending", _PENDING)
     s.act_player = _int(pend["act_player"], "pending.act_player", -1, n - 1)
     ac = pend["act_char"]
     if ac is not None and ac not in CHARS:
