@@ -196,13 +196,9 @@ def _run_chunk(search, plan: Plan, started: float, chunk_seconds: float | None,
     return plan.seconds is not None and time.monotonic() - started >= plan.seconds - 1e-4
 
 
-def suggest(plan: Plan, state, control: SearchControl, deadline: float | None = None):
-    """The whole search in one go (the caller's thread): (final analysis,
-    stop reason). `deadline` (time.monotonic()) cuts the search short if it
-    comes first (DeadlineExceeded); a shutdown cuts it short and answers
-    (STOP_REASON_SHUTDOWN). The analysis has at least one candidate."""
-    if not plan.mcts:
-        return bot_move(plan, state), pb.STOP_REASON_NO_SEARCH
+def _search_through(plan: Plan, state, control: SearchControl, deadline: float | None):
+    """A search of `state` run until its budget is spent, the server shuts
+    down (it still answers) or the call ends (DeadlineExceeded, Cancelled)."""
     search = _new_search(plan, state)
     control.attach(search)
     started = time.monotonic()
@@ -212,6 +208,17 @@ def suggest(plan: Plan, state, control: SearchControl, deadline: float | None = 
         if deadline is not None and time.monotonic() >= deadline:
             control.stop("deadline")
     _raise_if_ended(control, search)
+    return search
+
+
+def suggest(plan: Plan, state, control: SearchControl, deadline: float | None = None):
+    """The whole search in one go (the caller's thread): (final analysis,
+    stop reason). `deadline` (time.monotonic()) cuts the search short if it
+    comes first (DeadlineExceeded); a shutdown cuts it short and answers
+    (STOP_REASON_SHUTDOWN). The analysis has at least one candidate."""
+    if not plan.mcts:
+        return bot_move(plan, state), pb.STOP_REASON_NO_SEARCH
+    search = _search_through(plan, state, control, deadline)
     result = _at_least_one(search, plan.top_k, control, deadline)
     reason = pb.STOP_REASON_SHUTDOWN if control.reason == "shutdown" else pb.STOP_REASON_BUDGET
     return to_proto(result, plan.bot), reason
@@ -283,15 +290,7 @@ def follow_plan(plan: Plan, turn_state, taken: list[int], control: SearchControl
     turns that begin with the decisions `taken` since, and give each as the
     rest of its turn. (analysis, stop reason), or None when no planned turn
     begins with `taken` (the caller then searches the position itself)."""
-    search = _new_search(plan, turn_state)
-    control.attach(search)
-    started = time.monotonic()
-    while not control.stopped:
-        if _run_chunk(search, plan, started, None, deadline):
-            break
-        if deadline is not None and time.monotonic() >= deadline:
-            control.stop("deadline")
-    _raise_if_ended(control, search)
+    search = _search_through(plan, turn_state, control, deadline)
     a = search.analysis(top_k=None)
     k = len(taken)
     kept = []
