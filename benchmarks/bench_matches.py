@@ -43,6 +43,7 @@ from easel.server.service import build_server
 from easel.v1 import engine_pb2 as epb
 from easel.v1 import matches_pb2 as pb
 from easel.v1 import matches_pb2_grpc
+from figures import measure_once, show
 
 STEPS = 600
 STEP_ROUNDS = 10
@@ -267,26 +268,18 @@ def reuse_arena():
     return out
 
 
-def _report(name, figures):
-    print(f"{name}: " + ", ".join(f"{k}={v:,.3f}" for k, v in figures.items()))
 
 
 def test_committed_step_cost(benchmark):
-    figures = benchmark.pedantic(step_cost, rounds=1, iterations=1)
-    benchmark.extra_info.update(figures)
-    _report("committed step (median)", figures)
+    measure_once(benchmark, step_cost, "committed step (median)", 3)
 
 
 def test_matches_per_minute(benchmark):
-    figures = benchmark.pedantic(match_rate, rounds=1, iterations=1)
-    benchmark.extra_info.update(figures)
-    _report("bot-only matches", figures)
+    measure_once(benchmark, match_rate, "bot-only matches", 3)
 
 
 def test_tree_reuse_move_time(benchmark):
-    figures = benchmark.pedantic(reuse_move_times, rounds=1, iterations=1)
-    benchmark.extra_info.update(figures)
-    _report("tree reuse", figures)
+    measure_once(benchmark, reuse_move_times, "tree reuse", 3)
 
 
 def test_tree_reuse_strength(benchmark):
@@ -301,11 +294,11 @@ def test_tree_reuse_strength(benchmark):
 if __name__ == "__main__":
     which = sys.argv[1:] or ["step", "rate", "reuse"]
     if "step" in which:
-        _report("committed step (median)", step_cost())
+        show("committed step (median)", step_cost(), 3)
     if "rate" in which:
-        _report("bot-only matches", match_rate())
+        show("bot-only matches", match_rate(), 3)
     if "reuse" in which:
-        _report("tree reuse", reuse_move_times())
+        show("tree reuse", reuse_move_times(), 3)
     if "arena" in which:
         from easel.search.arena import format_report
         for result in reuse_arena():

@@ -36,6 +36,7 @@ import pytest
 from easel import engine
 from easel.search import MCTSBot, Search
 from easel.search._mcts import Tree
+from figures import record
 
 SIMS = 20_000
 ROUNDS = 9
@@ -88,12 +89,6 @@ def easel_search(name, threads=1, sims=SIMS, seed=0, form="is"):
     return time.perf_counter() - t0
 
 
-def _report(benchmark, label, values: dict):
-    benchmark.extra_info.update(values)
-    print(f"\n{label}: " + ", ".join(f"{k}={v:,.2f}" if isinstance(v, float) else f"{k}={v}"
-                                     for k, v in values.items()))
-
-
 def thread_speedup(benchmark, label, game, state, sims, rollout, rounds):
     """Iterations per second from `state` with 1 and 2 threads, alternating over
     `rounds`; the speed-up is the median of per-round ratios, so machine drift
@@ -110,7 +105,7 @@ def thread_speedup(benchmark, label, game, state, sims, rollout, rounds):
         two.append(run(2, r))
     benchmark.pedantic(run, args=(1, 0), rounds=1, iterations=1)
     a, b = statistics.median(one), statistics.median(two)
-    _report(benchmark, f"{label} opening MCTS ({rollout} rollouts)",
+    record(benchmark, f"{label} opening MCTS ({rollout} rollouts)",
             {"1 thread": a, "2 threads": b,
              "speedup": statistics.median(y / x for x, y in zip(one, two)),
              "ratio of medians": b / a})
@@ -157,7 +152,7 @@ def test_mcts_vs_openspiel(benchmark, name):
     values["search alone, game playout it/s"] = statistics.median(native)
     values["search alone, generic loop it/s"] = statistics.median(generic)
     values["game playout speedup"] = statistics.median(a / b for a, b in zip(native, generic))
-    _report(benchmark, f"{name} peer benchmark (20,000 simulations)", values)
+    record(benchmark, f"{name} peer benchmark (20,000 simulations)", values)
 
 
 @pytest.mark.parametrize("name", ["connect_four", "pig"])
@@ -169,7 +164,7 @@ def test_mcts_thread_scaling(benchmark, name):
         two.append(sims / easel_search(name, threads=2, sims=sims, seed=r))
     benchmark.pedantic(easel_search, args=(name, 2, sims), rounds=3, iterations=1)
     a, b = statistics.median(one), statistics.median(two)
-    _report(benchmark, f"{name} MCTS threads", {"1 thread": a, "2 threads": b,
+    record(benchmark, f"{name} MCTS threads", {"1 thread": a, "2 threads": b,
                                                 "speedup": b / a})
 
 
@@ -204,7 +199,7 @@ def test_vangogh_mcts_threads_and_node_size(benchmark, rollout):
         two.append(run(2, r)[0])
     benchmark.pedantic(run, args=(1, 0), rounds=3, iterations=1)
     a, b = statistics.median(one), statistics.median(two)
-    _report(benchmark, f"vangogh(players=2) opening MCTS ({rollout} rollouts)",
+    record(benchmark, f"vangogh(players=2) opening MCTS ({rollout} rollouts)",
             {"1 thread": a, "2 threads": b,
              "speedup": statistics.median(y / x for x, y in zip(one, two)),
              "ratio of medians": b / a,
@@ -232,7 +227,7 @@ def test_vangogh_analysis_snapshot(benchmark):
     turn = median_ms(lambda: tree.export_turn(player, 12))
     whole = median_ms(tree.export)
     benchmark.pedantic(s.analysis, kwargs={"top_k": 10}, rounds=5, iterations=1)
-    _report(benchmark, "vangogh(players=2) analysis snapshot",
+    record(benchmark, "vangogh(players=2) analysis snapshot",
             {"tree nodes": tree.n_nodes, "turn copy ms": turn, "whole copy ms": whole,
              "ratio": whole / turn, "nodes copied": len(tree.export_turn(player, 12)[0]),
              "analysis(top_k=10) ms": 1e3 * benchmark.stats.stats.median})

@@ -46,6 +46,7 @@ from easel.v1 import engine_pb2_grpc as pb_grpc
 from easel.search import Search
 from easel.server.analysis import Limits
 from easel.server.service import build_server
+from figures import measure_once, show
 
 LATENCY_ITERATIONS = 300
 LATENCY_ROUNDS = 40
@@ -217,7 +218,7 @@ def queue_behaviour():
                       ("64 clients", dict(n=64)),
                       ("64 clients with the retry policy", dict(n=64, retrying=True))]:
         out[label] = _queue_round(**kw)
-        _report(f"queue, {label}", out[label])
+        show(f"queue, {label}", out[label])
     return out
 
 
@@ -275,24 +276,18 @@ def replay_cache_gain(rounds=2):
                    "late_call_cached_ms": tc * 1e3, "late_call_uncached_ms": tu * 1e3,
                    "late_call_ratio": tu / tc}
         out[spec] = figures
-        _report(f"replay cache, {spec} played call by call", figures)
+        show(f"replay cache, {spec} played call by call", figures)
     return out
 
 
-def _report(name, figures):
-    print(f"{name}: " + ", ".join(f"{k}={v:,.2f}" for k, v in figures.items()))
 
 
 def test_suggest_latency_overhead(benchmark):
-    figures = benchmark.pedantic(latency_overhead, rounds=1, iterations=1)
-    benchmark.extra_info.update(figures)
-    _report("suggest latency (median)", figures)
+    measure_once(benchmark, latency_overhead, "suggest latency (median)")
 
 
 def test_two_call_throughput(benchmark):
-    figures = benchmark.pedantic(throughput_ratio, rounds=1, iterations=1)
-    benchmark.extra_info.update(figures)
-    _report("suggest throughput", figures)
+    measure_once(benchmark, throughput_ratio, "suggest throughput")
 
 
 def test_queue_behaviour(benchmark):
@@ -310,9 +305,9 @@ def test_replay_cache_gain(benchmark):
 if __name__ == "__main__":
     which = sys.argv[1:] or ["latency", "throughput", "queue", "cache"]
     if "latency" in which:
-        _report("suggest latency (median)", latency_overhead())
+        show("suggest latency (median)", latency_overhead())
     if "throughput" in which:
-        _report("suggest throughput", throughput_ratio())
+        show("suggest throughput", throughput_ratio())
     if "queue" in which:
         queue_behaviour()
     if "cache" in which:
