@@ -129,6 +129,7 @@ cdef class Tree:
     cdef bint rollout_policy
     cdef bint native_playout
     cdef double margin_weight
+    cdef double policy_bias
     cdef uint64_t world
     cdef int root_player
     cdef volatile int cancelled
@@ -164,7 +165,7 @@ cdef class Tree:
     def __init__(self, CoreState state not None, str form="is", double uct_c=2.0,
                  unsigned long long seed=0, int rollout_depth=-1, double margin_weight=0.0,
                  int max_nodes=1 << 22, unsigned long long world_seed=0,
-                 str rollout="random", bint native_playout=True):
+                 str rollout="random", bint native_playout=True, double policy_bias=0.0):
         cdef int span
         if form not in FORMS:
             raise ValueError(f"unknown search form {form!r}; forms: {', '.join(FORMS)}")
@@ -180,6 +181,9 @@ cdef class Tree:
         # numbers, without a call through the table per step); False keeps
         # the generic loop, to check the two agree and to measure the gain.
         self.native_playout = native_playout
+        if policy_bias > 0.0 and self.g.rollout_action == NULL:
+            raise ValueError("policy_bias: this game has no rollout policy")
+        self.policy_bias = policy_bias
         self.form = FORMS[form]
         self.uct_c = uct_c
         self.rollout_depth = rollout_depth
@@ -320,7 +324,7 @@ cdef class Tree:
     cdef void _iterate(self) noexcept nogil:
         cdef const GameC* g = self.g
         cdef NodeC* nodes
-        cdef int node = 0, depth = 0, p, n, i, a, c, best, n_untried, steps, cut
+        cdef int node = 0, depth = 0, p, n, i, a, c, best, n_untried, steps, cut, pa
         cdef uint64_t chance_k = 0
         cdef int after_chance = 0
         cdef double best_v, v, log_avail, last_avail, u1, u2
@@ -383,8 +387,20 @@ cdef class Tree:
                 else:
                     self.untried[n_untried] = self.actions[i]
                     n_untried += 1
+            # Progressive bias (Chaslot et al. 2008) toward the move the
+            # rollout policy would play here (its greedy choice: u1 = 1 is
+            # above every epsilon): tried first, and a bonus that fades as
+            # the move's own visits grow. A game whose turn is a chain of
+            # small decisions (Starving Artists: pay, paint, take) otherwise
+            # spreads its visits over every sub-choice before any is judged.
+            pa = -1
+            if self.policy_bias > 0.0 and n > 1:
+                pa = self.actions[g.rollout_action(g, self.work, self.actions, n, 1.0, 0.0)]
             if n_untried > 0:
-                a = self.untried[rng_below(&self.rng, n_untried)]
+                if pa >= 0 and self.stamp_of[pa] != self.stamp:
+                    a = pa
+                else:
+                    a = self.untried[rng_below(&self.rng, n_untried)]
                 c = self._new_node(node, a, p, KIND_DECISION)
                 g.apply_action(g, self.work, a)
                 if c < 0:
@@ -406,6 +422,8 @@ cdef class Tree:
                     log_avail = _ln(nodes[c].n_avail)
                 v = (nodes[c].total / nodes[c].n_visits +
                      self.uct_c * sqrt(log_avail / nodes[c].n_visits))
+                if self.actions[i] == pa:
+                    v += self.policy_bias / (nodes[c].n_visits + 1)
                 if v > best_v:
                     best_v = v
                     best = c

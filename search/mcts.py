@@ -85,7 +85,7 @@ class Analysis:
 # Generic defaults; a game may override any of them with measured values in
 # its registry entry (GameHooks.search_defaults, docs/adding-a-game.md).
 GENERIC_DEFAULTS = dict(uct_c=2.0, form="is", rollout_depth=-1, margin_weight=0.0, worlds=8,
-                        rollout="random")
+                        rollout="random", policy_bias=0.0)
 
 
 def search_defaults(game) -> dict:
@@ -128,11 +128,14 @@ class Search:
     def __init__(self, game, state, *, uct_c: float | None = None, seed: int | None = None,
                  threads: int = 1, form: str | None = None, rollout_depth: int | None = None,
                  margin_weight: float | None = None, worlds: int | None = None,
-                 rollout: str | None = None, max_nodes: int = 1 << 22):
+                 rollout: str | None = None, policy_bias: float | None = None,
+                 max_nodes: int = 1 << 22):
         o = _resolve(game, dict(uct_c=uct_c, form=form, rollout_depth=rollout_depth,
-                                margin_weight=margin_weight, worlds=worlds, rollout=rollout))
+                                margin_weight=margin_weight, worlds=worlds, rollout=rollout,
+                                policy_bias=policy_bias))
         uct_c, form, rollout_depth = o["uct_c"], o["form"], o["rollout_depth"]
         margin_weight, worlds, rollout = o["margin_weight"], o["worlds"], o["rollout"]
+        policy_bias = o["policy_bias"]
         if getattr(game, "implementation", None) != "core":
             raise SearchError(f"the search needs a game's Cython core; {game!r} is "
                               f"{getattr(game, 'implementation', 'not a game')}")
@@ -155,6 +158,12 @@ class Search:
                               f"got {rollout_depth!r}")
         if not (isinstance(margin_weight, (int, float)) and 0 <= margin_weight <= 1):
             raise SearchError(f"margin_weight must be between 0 and 1, got {margin_weight!r}")
+        if not (isinstance(policy_bias, (int, float)) and 0 <= policy_bias
+                and math.isfinite(policy_bias)):
+            raise SearchError(f"policy_bias must be a finite number >= 0, got {policy_bias!r}")
+        if policy_bias > 0 and not game.entry.capabilities.rollout_policy:
+            raise SearchError(f"policy_bias: {game.name} has no rollout policy to lean on; "
+                              f"use policy_bias=0")
         self.options = o
         self.game = game
         self.form = form
@@ -165,7 +174,7 @@ class Search:
         self._trees = [Tree(state, form=form, uct_c=float(uct_c), seed=_mix(self.seed, i),
                             rollout_depth=rollout_depth, margin_weight=margin_weight,
                             max_nodes=max_nodes, world_seed=_mix(self.seed ^ 0x5EED, i),
-                            rollout=rollout)
+                            rollout=rollout, policy_bias=float(policy_bias))
                        for i in range(n_trees)]
         self._cancelled = False
         self._lock = threading.Lock()
@@ -445,7 +454,8 @@ class MCTSBot(Bot):
                  uct_c: float | None = None, seed: int | None = None, threads: int = 1,
                  form: str | None = None, rollout_depth: int | None = None,
                  margin_weight: float | None = None, worlds: int | None = None,
-                 rollout: str | None = None, reuse: bool = True, max_nodes: int = 1 << 22,
+                 rollout: str | None = None, policy_bias: float | None = None,
+                 reuse: bool = True, max_nodes: int = 1 << 22,
                  early_stop: bool = True, reuse_across_chance: bool = False):
         if iterations is None and time_limit is None:
             iterations = 1000
@@ -461,7 +471,7 @@ class MCTSBot(Bot):
         self.time_limit = time_limit
         self.options = _resolve(game, dict(uct_c=uct_c, form=form, rollout_depth=rollout_depth,
                                            margin_weight=margin_weight, worlds=worlds,
-                                           rollout=rollout))
+                                           rollout=rollout, policy_bias=policy_bias))
         self.options.update(threads=threads, max_nodes=max_nodes)
         form = self.options["form"]
         if form not in FORMS:
