@@ -13,7 +13,7 @@ from libc.string cimport memmove, memset
 from easel.engine.bag cimport bag_outcomes
 from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine._core cimport CoreGame, CoreState
-from easel.engine.starving_artists.policy cimport sa_rollout_action
+from easel.engine.starving_artists.policy cimport sa_evaluate, sa_rollout_action
 
 
 cdef inline const SAParamsC* _p(const GameC* g) noexcept nogil:
@@ -1029,6 +1029,8 @@ def make_core(params, facts):
     core.c.sample_chance = sa_sample_chance
     core.c.scores = sa_scores
     core.c.rollout_action = sa_rollout_action
+    if not r.solo:
+        core.c.evaluate = sa_evaluate
     return core
 
 
