@@ -61,21 +61,31 @@ ENTRY = register(GameEntry(
     left_out=("player-to-player trades (optional rule): an open offer to the table needs a "
               "negotiation model no bot has (RULINGS.md §31)",),
     check=_check,
-    # search_defaults, measured with `easel arena` on starving_artists(players=2): rollouts
-    # by the core's rollout policy beat uniform rollouts at 300 iterations, 0.983
-    # [0.948, 1.000] over 30 games in duplicate blocks (seed 11): with uniform rollouts
-    # hardly any playout sells a painting, so the search cannot see that selling feeds.
-    # At 500 iterations, 100 games in duplicate blocks each, neither alternative
-    # to the generic values won: a score-margin weight of 0.5 against none scored
-    # 0.470 [0.384, 0.556] (seed 321; stars decide few games the rank does not),
-    # and the closed-loop form against the information-set form 0.490 [0.385,
-    # 0.595] (seed 322). The information-set form stays: with every cube drawn
-    # a chance event, the closed form splits its visits over the outcomes met,
-    # and it gained nothing for that.
+    # search_defaults, measured with `easel arena` on starving_artists(players=2), 1,000
+    # iterations a side, games in duplicate blocks (records kept with the seeds):
+    # - the core's rollout policy plans its cubes and feeds its painters
+    #   (engine/starving_artists/policy.pyx); the rollout stops after 100 decisions (about
+    #   three days) and reads the core's evaluate: 30 decisions against 100 scored 0.145
+    #   [0.076, 0.214] over 100 games (seed 342).
+    # - uct_c 0.5: the generic 2.0 spread the visits so that the search played below its
+    #   own rollout policy (4 stars a game); 0.5 against 2.0 scored 0.787 [0.649, 0.926]
+    #   over 40 games (seed 343), 1.0 against 2.0 0.650 [0.540, 0.760] (seed 344), and
+    #   0.25 against 0.5 0.575 [0.418, 0.732] (seed 345), no clear gain.
+    # - policy_bias 1: a turn is a chain of small decisions (pay, paint, take), and the
+    #   tree judged "paint" by the average of every placement tried; leaning the tree to
+    #   the policy's move won 26 of 36 games against no bias at uct_c 0.5 (seed 347,
+    #   stopped at 18 blocks to free the cores).
+    # Earlier, with the first rollout policy: policy rollouts beat uniform ones at 300
+    # iterations, 0.983 [0.948, 1.000] over 30 games (seed 11); at 500 iterations, 100
+    # games each, a score-margin weight of 0.5 against none scored 0.470 [0.384, 0.556]
+    # (seed 321; stars decide few games the rank does not), and the closed-loop form
+    # against the information-set form 0.490 [0.385, 0.595] (seed 322). The
+    # information-set form stays: with every cube drawn a chance event, the closed form
+    # splits its visits over the outcomes met, and it gained nothing for that.
     hooks=GameHooks(reference="easel.engine.starving_artists.reference:StarvingArtistsState",
                     codec="easel.engine.starving_artists.codec",
                     core="easel.engine.starving_artists.core",
                     notation="easel.engine.starving_artists.notation",
                     policies="easel.engine.starving_artists.policies",
-                    search_defaults={"form": "is", "margin_weight": 0.0, "rollout_depth": -1,
-                                     "rollout": "policy"})))
+                    search_defaults={"form": "is", "margin_weight": 0.0, "rollout_depth": 100,
+                                     "rollout": "policy", "uct_c": 0.5, "policy_bias": 1.0})))
