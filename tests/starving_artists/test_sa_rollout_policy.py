@@ -12,6 +12,7 @@ import pytest
 from easel import engine
 from easel.engine.starving_artists import policies
 from easel.search import MCTSBot
+from policy_games import play_mixed
 
 from sa_helpers import BAHAMIAN, KLEINE_FEE, cubes, give, load, position, set_market, spec
 
@@ -19,23 +20,6 @@ SPECS = [spec(1), spec(2), spec(3), spec(4), spec(2, colourstudy=True, lastsuppe
          spec(4, deck="all")]
 UNIFORMS = [(0.0, 0.0), (0.0, 1.0 - 2 ** -53), (0.5, 0.5), (0.99, 0.0),
             (1.0 - 2 ** -53, 1.0 - 2 ** -53)]
-
-
-def play(game, seed, visit, policy_share=0.5):
-    """A game from the opening; `visit(state, rng)` at every decision, then
-    the policy's move or a uniform one (so both kinds of position are met)."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(engine.draw_outcome(state, rng))
-            continue
-        visit(state, rng)
-        if rng.random() < policy_share:
-            state.apply_action(state.rollout_action(rng.random(), rng.random()))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
 
 
 @pytest.mark.parametrize("game_spec", SPECS)
@@ -51,7 +35,7 @@ def test_policy_always_returns_a_legal_action(game_spec):
             seen.add(state.action_to_string(a).split(" ")[0])
 
     for seed in range(4):
-        play(game, seed, visit, policy_share=0.8)
+        play_mixed(game, seed, visit, policy_share=0.8)
     assert {"work", "paint", "buy", "pay", "take", "sell"} <= seen
 
 
@@ -68,7 +52,7 @@ def test_core_evaluate_is_policies_evaluate_to_the_bit(n):
         checked += 1
 
     for seed in range(8):
-        end = play(game, 100 + seed, visit, policy_share=0.9)
+        end = play_mixed(game, 100 + seed, visit, policy_share=0.9)
         assert end.evaluate() == policies.evaluate(end)
     assert checked > 1000
 
@@ -128,7 +112,7 @@ def test_policy_playouts_feed_their_painters():
     game = engine.load_game(spec(2))
     sold = starved = players = 0
     for seed in range(100):
-        end = play(game, 1000 + seed, lambda s, r: None, policy_share=1.0)
+        end = play_mixed(game, 1000 + seed, lambda s, r: None, policy_share=1.0)
         for st in end.to_json()["studios"]:
             players += 1
             sold += len(st["paintings"])

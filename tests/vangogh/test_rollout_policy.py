@@ -12,6 +12,7 @@ from easel import engine
 from easel.engine.vangogh import core as vg_core
 from easel.engine.vangogh.rules import DONE, MAX_SPACES, N_PAINTINGS, PAINT, REORIENT
 from easel.search import MCTSBot, Search, SearchError
+from policy_games import play_mixed
 
 SPECS = ["vangogh(players=1)", "vangogh(players=2)",
          "vangogh(players=2,colors=purple-green,roll=5-2-2-1)",
@@ -20,22 +21,6 @@ SPECS = ["vangogh(players=1)", "vangogh(players=2)",
 EPS = vg_core.ROLLOUT_EPSILON
 UNIFORMS = [(0.0, 0.0), (0.0, 1.0 - 2 ** -53), (EPS / 2, 0.5), (EPS, 0.0), (0.99, 0.0),
             (0.99, 0.5), (1.0 - 2 ** -53, 1.0 - 2 ** -53)]
-
-
-def play_random(game, seed, visit):
-    """A random game; `visit(state, rng)` at every decision, then the move is
-    the policy's or a uniform one (so both kinds of position are met)."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(engine.draw_outcome(state, rng))
-            continue
-        visit(state, rng)
-        if rng.random() < 0.5:
-            state.apply_action(state.rollout_action(rng.random(), rng.random()))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -52,7 +37,7 @@ def test_policy_always_returns_a_legal_action(spec):
             seen.add(a)
 
     for seed in range(6):
-        play_random(game, seed, visit)
+        play_mixed(game, seed, visit)
     # the games reached characters, paints, takes and DONE
     assert {a for a in seen if a < 6} and DONE in seen and any(PAINT <= a < REORIENT for a in seen)
 
@@ -81,7 +66,7 @@ def test_greedy_choice_paints_rather_than_stopping(spec):
             checked += 1
 
     for seed in range(4):
-        play_random(game, seed, visit)
+        play_mixed(game, seed, visit)
     assert checked > 10
 
 
