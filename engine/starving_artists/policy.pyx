@@ -110,7 +110,6 @@ cdef struct PlanC:
     int missing         # uncovered squares over all of them
     int placeable       # empty squares the plan covers
     bint completable    # a canvas the plan covers whole, within one paint action
-    int have            # cubes in the studio
 
 
 cdef inline bint _single_fits(const SAParamsC* P, int i, int k, int c) noexcept nogil:
@@ -161,46 +160,46 @@ cdef int _cover(const SAParamsC* P, int i, unsigned int filled, bint has_wild, i
 
 
 cdef void _plan(const SAParamsC* P, const SAStateC* st, int p, PlanC* pl) noexcept nogil:
-    cdef int i, k, c, best, bi, e
+    cdef int i, j, k, c, best, bi, bj, e, n_own = 0
     cdef unsigned int full
-    cdef uint8_t done[160]
+    cdef int own[160]                       # p's unfinished canvases, by index
+    cdef int empties[160]                   # ... their empty squares; -1 once covered
     pl.unfinished = 0
     pl.missing = 0
     pl.placeable = 0
     pl.completable = False
-    pl.have = 0
     for c in range(SA_N_CUBES):
         pl.need[c] = 0
         pl.lack[c] = 0
         pl.surplus[c] = st.studio[p][c]
-        pl.have += st.studio[p][c]
     for i in range(P.n_cards):
-        done[i] = 1
         if st.loc[i] != LOC_STUDIO0 + p:
             continue
         full = (1u << P.card_nsq[i]) - 1
         if st.filled[i] == full:
             continue
-        done[i] = 0
-        pl.unfinished += 1
+        own[n_own] = i
+        empties[n_own] = _empty_squares(P, st, i)
+        n_own += 1
         for k in range(P.card_nsq[i]):
             if not (st.filled[i] >> k) & 1:
                 pl.need[P.card_c0[i][k]] += 1
                 if P.card_c1[i][k] >= 0:
                     pl.need[P.card_c1[i][k]] += 1
-    # Cover the canvases nearest completion first: those cubes are spent first.
+    pl.unfinished = n_own
+    # Cover the canvases nearest completion first (the lower index on a tie):
+    # those cubes are spent first.
     while True:
         best = 1 << 30
-        bi = -1
-        for i in range(P.n_cards):
-            if not done[i]:
-                e = _empty_squares(P, st, i)
-                if e < best:
-                    best = e
-                    bi = i
-        if bi < 0:
+        bj = -1
+        for j in range(n_own):
+            if 0 <= empties[j] < best:
+                best = empties[j]
+                bj = j
+        if bj < 0:
             break
-        done[bi] = 1
+        empties[bj] = -1
+        bi = own[bj]
         e = _cover(P, bi, st.filled[bi], st.wildm[bi] != 0, pl.surplus, pl.lack)
         pl.missing += e
         pl.placeable += best - e
