@@ -387,12 +387,20 @@ cdef class Tree:
                 else:
                     self.untried[n_untried] = self.actions[i]
                     n_untried += 1
-            # Progressive bias (Chaslot et al. 2008) toward the move the
-            # rollout policy would play here (its greedy choice: u1 = 1 is
-            # above every epsilon): tried first, and a bonus that fades as
-            # the move's own visits grow. A game whose turn is a chain of
+            # Policy bias toward the move the rollout policy would play here
+            # (its greedy choice: u1 = 1 is above every epsilon): tried first,
+            # then a bonus of policy_bias * sqrt(A) / (N + 1), the shape of
+            # PUCT's prior term (Rosin 2011; Silver et al. 2017) with the
+            # whole prior on that one move. A game whose turn is a chain of
             # small decisions (Starving Artists: pay, paint, take) otherwise
-            # spreads its visits over every sub-choice before any is judged.
+            # spreads its visits over sub-choices the samples cannot tell
+            # apart, and picks among them by noise. A bonus fading as
+            # 1 / (N + 1) (progressive bias, Chaslot et al. 2008) was gone
+            # after a few dozen visits and lost to this one (docs/design.md);
+            # this one shrinks as 1 / sqrt(N) while the move keeps its share
+            # of visits, as fast as the others' confidence intervals narrow,
+            # so another move is chosen only when it is better by a margin the
+            # samples show.
             pa = -1
             if self.policy_bias > 0.0 and n > 1:
                 pa = self.actions[g.rollout_action(g, self.work, self.actions, n, 1.0, 0.0)]
@@ -423,7 +431,7 @@ cdef class Tree:
                 v = (nodes[c].total / nodes[c].n_visits +
                      self.uct_c * sqrt(log_avail / nodes[c].n_visits))
                 if self.actions[i] == pa:
-                    v += self.policy_bias / (nodes[c].n_visits + 1)
+                    v += self.policy_bias * sqrt(<double> nodes[c].n_avail) / (nodes[c].n_visits + 1)
                 if v > best_v:
                     best_v = v
                     best = c

@@ -168,8 +168,8 @@ BOT_KINDS: dict[str, BotKind] = {k.name: k for k in [
              "uct_c": (float, "UCT exploration constant"),
              "form": (str, "search form: is, closed or pimc"),
              "rollout": (str, "rollout moves: random, or policy (the game's rollout policy)"),
-             "policy_bias": (float, "progressive bias toward the rollout policy's move in "
-                                    "the tree (0: none)"),
+             "policy_bias": (float, "bias toward the rollout policy's move in the tree, "
+                                    "c * sqrt(parent visits) / (visits + 1) (0: none)"),
              "seed": (int, "random seed")},
             _mcts, open_keys=True),
     BotKind("remote", "a bot on another Easel server, through its Suggest call",
