@@ -178,14 +178,16 @@ cdef void _plan(const SAParamsC* P, const SAStateC* st, int p, PlanC* pl) noexce
         full = (1u << P.card_nsq[i]) - 1
         if st.filled[i] == full:
             continue
-        own[n_own] = i
-        empties[n_own] = _empty_squares(P, st, i)
-        n_own += 1
+        e = 0
         for k in range(P.card_nsq[i]):
             if not (st.filled[i] >> k) & 1:
+                e += 1
                 pl.need[P.card_c0[i][k]] += 1
                 if P.card_c1[i][k] >= 0:
                     pl.need[P.card_c1[i][k]] += 1
+        own[n_own] = i
+        empties[n_own] = e                  # counted in the same pass as the needs
+        n_own += 1
     pl.unfinished = n_own
     # Cover the canvases nearest completion first (the lower index on a tie):
     # those cubes are spent first.
