@@ -81,6 +81,11 @@ ENTRY = register(GameEntry(
     #   [0.313, 0.631] over 36 games (seed 367), and keeping the root free of the bias
     #   lost, 0.375 [0.178, 0.572] over 24 games (seed 365). (These three runs used a
     #   build with both forms side by side.)
+    # - the evaluation read at the cut: weights fitted to the results of 2,183 recorded
+    #   search games (docs/starving-artists-value.md). Against the earlier hand-set
+    #   weights (10 a star), it scored 0.833 [0.698, 0.968] over 30 games at 1,000
+    #   iterations a side (seed 371, a build with both evaluations side by side), 19.8
+    #   stars a game to 17.2.
     # Earlier, with the first rollout policy: policy rollouts beat uniform ones at 300
     # iterations, 0.983 [0.948, 1.000] over 30 games (seed 11); at 500 iterations, 100
     # games each, a score-margin weight of 0.5 against none scored 0.470 [0.384, 0.556]

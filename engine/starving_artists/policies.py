@@ -12,8 +12,9 @@ first. Last Supper: discard the painting with the fewest stars. Solo
 advance: return the colour needed less.
 
 `evaluate(state)` — every player's expected return, pairwise from
-`position_value` (stars, completed and partly painted canvases, cubes,
-nutrition): what the `greedy` bot scores the end of its turn by
+`position_value` (stars, food earned, completed and partly painted canvases,
+cubes, nutrition, the carrot; weights fitted to game results): what the
+`greedy` bot scores the end of its turn by
 (engine/kit.py, Policies). Solo has no opponent to rank against: None.
 """
 from __future__ import annotations
@@ -100,7 +101,30 @@ def _score(view, p, need, unfinished, a):
         return 14.0 if cubes[give] - need[give] >= 4 and need[want] > cubes[want] else -2.0
     return -2.0
 
-VALUE_SCALE = 15.0       # position_value units: ten per star
+# The evaluation is a weighted sum of these features of one player's studio,
+# in this order (policy.pyx sums them in the same order, for the same doubles).
+# The weights are a logistic fit of game results on the difference of two
+# players' features, over positions from recorded two-player search games
+# (fit_value.py; docs/starving-artists-value.md gives the data and the fit),
+# rounded to quarters. A canvas announced for sale counts as sold (its stars,
+# the food it feeds within the cap, its food, its paint): the sale completes
+# only after the collection turns, and the fit's own weights for announced
+# canvases rest on few positions.
+VALUE_FEATURES = (
+    "stars", "nutrition", "cubes", "wilds", "food_earned", "carrot", "starved",
+    "canvases",                 # unfinished or complete, not announced
+    "near_stars", "near_food",  # the two canvases nearest completion ...
+    "near_stars_done", "near_food_done",  # ... and the same times the share painted
+    "far_stars_done", "far_food_done",    # the others, times the share painted
+    "sale_stars", "sale_meals", "sale_food", "sale_paint")  # announced canvases
+VALUE_WEIGHTS = (
+    3.0, 0.75, 0.75, 0.5, 1.75, -1.0, -0.5,
+    2.0,
+    -1.0, 2.0,
+    3.25, 3.0,
+    4.25, 4.5,
+    3.0, 0.75, 1.75, 0.75)
+VALUE_SCALE = 15.0       # position_value units: three per star
 
 
 def heuristic(state, rng):
@@ -115,37 +139,58 @@ def heuristic(state, rng):
     return rng.choice([a for s, a in scored if s >= best - 1e-9])
 
 
-def position_value(view, p):
-    """A rough worth of player p's position (not the rules)."""
+def value_features(view, p):
+    """Player p's VALUE_FEATURES, as floats (not the rules)."""
     st = view["studios"][p]
     deck = load_deck(view["deck"])
-    v = 10.0 * st["stars"] + 3.0 * st["nutrition"] + 0.5 * sum(st["cubes"].values())
-    if not st["alive"]:
-        v -= 50.0
-    # A canvas announced for sale is as good as sold (its stars, the food it
-    # feeds within the cap, the cubes it collects): the sale completes only
-    # after the collection turns, beyond a one-turn look-ahead.
+    f = [0.0] * len(VALUE_FEATURES)
+    f[0] = float(st["stars"])
+    f[1] = float(st["nutrition"])
+    f[2] = float(sum(st["cubes"].values()))
+    f[3] = float(st["cubes"]["wild"])
+    f[4] = float(st["food_earned"])
+    f[5] = 1.0 if view["first_player"] == p else 0.0
+    f[6] = 0.0 if st["alive"] else 1.0
     announced = set(view["pending"]["selling"])
     progress = []
     for cv in st["canvases"]:
         card = deck.cards[cv["canvas"]]
         if cv["canvas"] in announced:
-            v += 10.0 * card.stars + 2.0 * min(card.food, 5 - st["nutrition"]) + 0.5 * card.paint
+            f[14] += card.stars
+            f[15] += min(card.food, 5 - st["nutrition"])
+            f[16] += card.food
+            f[17] += card.paint
             continue
+        f[7] += 1.0
         done = sum(1 for x in cv["cubes"] if x is not None) / len(cv["cubes"])
-        progress.append((done, 4.0 * card.stars + card.food))
-    # Each cube on a canvas is worth more than the cube in hand; the two
-    # canvases nearest completion are worth a share of their value at once
-    # (else buying one never pays within a turn), a third and more only
-    # their progress (they tie up cubes the first two need).
-    for k, (done, worth) in enumerate(sorted(progress, reverse=True)):
-        v += worth * ((0.3 if k < 2 else 0.0) + 0.7 * done)
+        progress.append((done, 4 * card.stars + card.food, card.stars, card.food))
+    # Nearest completion first, then the more valuable (stars count four
+    # times food), then the more stars: the two nearest are worth a share at
+    # once (else buying one never pays within a turn), the rest only their
+    # progress (they tie up cubes the first two need).
+    for k, (done, _, stars, food) in enumerate(sorted(progress, reverse=True)):
+        if k < 2:
+            f[8] += stars
+            f[9] += food
+            f[10] += stars * done
+            f[11] += food * done
+        else:
+            f[12] += stars * done
+            f[13] += food * done
+    return f
+
+
+def position_value(view, p):
+    """A rough worth of player p's position (not the rules)."""
+    v = 0.0
+    for w, x in zip(VALUE_WEIGHTS, value_features(view, p)):
+        v += w * x
     return v
 
 
 def evaluate(state):
     """Expected rank returns: a position VALUE_SCALE ahead of another player's
-    (a star and a half) reads as winning that pair about 7 times in 8."""
+    (five stars) reads as winning that pair about 7 times in 8."""
     view = state.to_json()
     n = len(view["studios"])
     if n < 2:

@@ -29,6 +29,7 @@ from libc.math cimport tanh
 from libc.stdint cimport uint8_t
 
 from easel.engine.contract cimport GameC
+from easel.engine.starving_artists.policies import VALUE_WEIGHTS
 from easel.engine.starving_artists.core cimport (
     SAParamsC, SAStateC, SA_N_CUBES, SA_WILD, SA_FULL, SA_MAX_SQUARES, LOC_STUDIO0, PH_TURN, PH_PAY,
     PH_TAKE, PH_COLLECT, PH_ADVANCE, PAY_BUY, A_WORK, A_PAINT, A_BUY, A_RESET, A_TRADE,
@@ -36,25 +37,43 @@ from easel.engine.starving_artists.core cimport (
 
 cdef double _EPSILON = 0.05
 
-# policies.py: VALUE_SCALE and the confidence of kit.pairwise_estimate.
+# policies.py: VALUE_SCALE, VALUE_WEIGHTS (read from there, in VALUE_FEATURES
+# order) and the confidence of kit.pairwise_estimate.
 cdef double _VALUE_SCALE = 15.0
 cdef double _CONFIDENCE = 0.9
+cdef enum:
+    _N_FEATURES = 18
+cdef double _WEIGHTS[_N_FEATURES]
+if len(VALUE_WEIGHTS) != _N_FEATURES:
+    raise ImportError("policies.VALUE_WEIGHTS and policy.pyx disagree on the features")
+for _k in range(_N_FEATURES):
+    _WEIGHTS[_k] = VALUE_WEIGHTS[_k]
 
 
 # --------------------------------------------------------------- evaluation
 cdef double _position_value(const SAParamsC* P, const SAStateC* st, int p) noexcept nogil:
-    """policies.position_value, operation for operation and in the view's
-    order (canvases by index), so that both give the same doubles."""
-    cdef double v, done, worth, td, tw
+    """policies.position_value over policies.value_features, operation for
+    operation and in the view's order (canvases by index), so that both give
+    the same doubles."""
+    cdef double f[_N_FEATURES]
     cdef double pdone[160]
-    cdef double pworth[160]
-    cdef int i, j, k, c, n = 0, cubes = 0
+    cdef int pworth[160]
+    cdef int pstars[160]
+    cdef int pfood[160]
+    cdef double v, done
+    cdef int i, j, k, c, n = 0, cubes = 0, worth
     cdef bint announced
+    for k in range(_N_FEATURES):
+        f[k] = 0.0
     for c in range(SA_N_CUBES):
         cubes += st.studio[p][c]
-    v = 10.0 * st.stars[p] + 3.0 * st.nutrition[p] + 0.5 * cubes
-    if not st.alive[p]:
-        v -= 50.0
+    f[0] = st.stars[p]
+    f[1] = st.nutrition[p]
+    f[2] = cubes
+    f[3] = st.studio[p][SA_WILD]
+    f[4] = st.food[p]
+    f[5] = 1.0 if st.first == p else 0.0
+    f[6] = 0.0 if st.alive[p] else 1.0
     for i in range(P.n_cards):
         if st.loc[i] != LOC_STUDIO0 + p:
             continue
@@ -64,22 +83,41 @@ cdef double _position_value(const SAParamsC* P, const SAStateC* st, int p) noexc
                 announced = True
         if announced:
             k = SA_FULL - st.nutrition[p]
-            v += 10.0 * P.card_stars[i] + 2.0 * (P.card_food[i] if P.card_food[i] < k else k) \
-                + 0.5 * P.card_paint[i]
+            f[14] += P.card_stars[i]
+            f[15] += P.card_food[i] if P.card_food[i] < k else k
+            f[16] += P.card_food[i]
+            f[17] += P.card_paint[i]
             continue
+        f[7] += 1.0
         done = (P.card_nsq[i] - _empty_squares(P, st, i)) / <double> P.card_nsq[i]
-        worth = 4.0 * P.card_stars[i] + P.card_food[i]
-        # Insertion into descending (done, worth) order, as sorted(reverse=True).
+        worth = 4 * P.card_stars[i] + P.card_food[i]
+        # Insertion into descending (done, worth, stars) order, as
+        # sorted(reverse=True) of the tuples.
         j = n
-        while j > 0 and (pdone[j - 1] < done or (pdone[j - 1] == done and pworth[j - 1] < worth)):
+        while j > 0 and (pdone[j - 1] < done or (pdone[j - 1] == done and (
+                pworth[j - 1] < worth or (pworth[j - 1] == worth and pstars[j - 1] < P.card_stars[i])))):
             pdone[j] = pdone[j - 1]
             pworth[j] = pworth[j - 1]
+            pstars[j] = pstars[j - 1]
+            pfood[j] = pfood[j - 1]
             j -= 1
         pdone[j] = done
         pworth[j] = worth
+        pstars[j] = P.card_stars[i]
+        pfood[j] = P.card_food[i]
         n += 1
     for k in range(n):
-        v += pworth[k] * ((0.3 if k < 2 else 0.0) + 0.7 * pdone[k])
+        if k < 2:
+            f[8] += pstars[k]
+            f[9] += pfood[k]
+            f[10] += pstars[k] * pdone[k]
+            f[11] += pfood[k] * pdone[k]
+        else:
+            f[12] += pstars[k] * pdone[k]
+            f[13] += pfood[k] * pdone[k]
+    v = 0.0
+    for k in range(_N_FEATURES):
+        v += _WEIGHTS[k] * f[k]
     return v
 
 

@@ -1,0 +1,147 @@
+"""Fit the Starving Artists evaluation's weights to game results.
+
+    python -m easel.engine.starving_artists.fit_value RECORDS.jsonl [...]
+
+Reads arena records (`easel arena ... --records FILE`) of two-player games,
+replays each through the core, and takes a share of the positions where a
+player is to move. For each it computes both players' `value_features`
+(policies.py) and the game's result for the first seat. It fits a logistic
+model of the result on the difference of the two feature vectors (a tie
+counts half a win), holding out every fifth game, and prints
+
+- the fitted weights in `position_value` units, where the evaluation reads
+  a difference d as winning about 1 / (1 + exp(-2 d / VALUE_SCALE)) of the
+  time (the tanh of kit.pairwise_estimate, before its confidence factor);
+- the held-out log loss of the current VALUE_WEIGHTS, of the fit and of a
+  constant, so that a new fit is kept only when it predicts better.
+
+The positions of one game are not independent, so the held-out games, not
+the positions, are what the comparison rests on. docs/starving-artists-value.md
+says which records the current weights come from and how they were rounded.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+
+import numpy as np
+
+from easel.engine.errors import EaselError
+
+from .policies import VALUE_FEATURES, VALUE_SCALE, VALUE_WEIGHTS, value_features
+
+HOLD_OUT = 5          # every fifth game is held out
+
+
+def positions(paths, rate: float, seed: int):
+    """(feature differences, results in 0..1, game numbers, records skipped)
+    from the records' two-player Starving Artists games."""
+    from easel import engine
+    from easel.search.records import RecordError, read_records, validate_record
+    rng = random.Random(seed)
+    games, cache = {}, {}
+    diffs, results, game_no = [], [], []
+    n_games = skipped = 0
+    for path in paths:
+        for line_no, record in read_records(path):
+            if isinstance(record, RecordError):
+                raise RecordError(f"{path}: {record}")
+            try:
+                validate_record(record, line_no, cache=cache)
+            except RecordError as e:
+                raise RecordError(f"{path}: {e}") from None
+            spec = record["game"]
+            if spec not in games:
+                games[spec] = engine.load_game(spec)
+            game = games[spec]
+            if game.name != "starving_artists" or game.num_players() != 2:
+                skipped += 1
+                continue
+            result = (record["returns"][0] + 1.0) / 2.0
+            state = game.new_initial_state()
+            for player, action in record["steps"]:
+                if player >= 0 and rng.random() < rate:
+                    view = state.to_json()
+                    a, b = value_features(view, 0), value_features(view, 1)
+                    diffs.append([x - y for x, y in zip(a, b)])
+                    results.append(result)
+                    game_no.append(n_games)
+                state.apply_action(action)
+            n_games += 1
+    return (np.array(diffs, dtype=float).reshape(-1, len(VALUE_FEATURES)), np.array(results),
+            np.array(game_no, dtype=int), skipped)
+
+
+def fit_logistic(x, y, l2: float = 1e-3, steps: int = 50):
+    """Coefficients b of P(y) = 1 / (1 + exp(-x b)) by Newton's method, with
+    an L2 penalty of l2 per position (keeps collinear features finite)."""
+    n, k = x.shape
+    b = np.zeros(k)
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-x @ b))
+        hess = x.T @ (x * (p * (1.0 - p))[:, None]) + l2 * n * np.eye(k)
+        step = np.linalg.solve(hess, x.T @ (p - y) + l2 * n * b)
+        b -= step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return b
+
+
+def log_loss(p, y) -> float:
+    p = np.clip(p, 1e-9, 1.0 - 1e-9)
+    return float(-np.mean(y * np.log(p) + (1.0 - y) * np.log(1.0 - p)))
+
+
+def to_units(b):
+    """Logistic coefficients as position_value weights (see the module text)."""
+    return b * VALUE_SCALE / 2.0
+
+
+def from_units(w):
+    return np.asarray(w, dtype=float) * 2.0 / VALUE_SCALE
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m easel.engine.starving_artists.fit_value",
+        description="Fit the Starving Artists evaluation's weights to the results of recorded "
+                    "two-player games.")
+    ap.add_argument("records", nargs="+", help="arena record files (JSON lines)")
+    ap.add_argument("--rate", type=float, default=0.12,
+                    help="share of decision points taken as positions (default 0.12)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the position sampling")
+    ap.add_argument("--l2", type=float, default=1e-3, help="L2 penalty per position (default 0.001)")
+    args = ap.parse_args(argv)
+    if not 0.0 < args.rate <= 1.0:
+        ap.error(f"--rate must be in (0, 1], got {args.rate}")
+    if args.l2 < 0.0:
+        ap.error(f"--l2 must be at least 0, got {args.l2}")
+    try:
+        x, y, g, skipped = positions(args.records, args.rate, args.seed)
+    except (OSError, EaselError) as e:
+        print(f"fit_value: {e}", file=sys.stderr)
+        return 2
+    n_games = len(set(g.tolist()))
+    print(f"{len(y)} positions from {n_games} two-player games ({skipped} other records skipped)")
+    test = g % HOLD_OUT == 0
+    train = ~test
+    if n_games < 2 * HOLD_OUT or len(set(y[train].tolist())) < 2:
+        print("fit_value: too few games, or no game lost and won, to fit and hold out", file=sys.stderr)
+        return 2
+    b = fit_logistic(x[train], y[train], args.l2)
+    current = from_units(VALUE_WEIGHTS)
+    base = np.full(int(test.sum()), y[train].mean())
+    print(f"held-out log loss ({int(test.sum())} positions of every {HOLD_OUT}th game): "
+          f"current {log_loss(1 / (1 + np.exp(-x[test] @ current)), y[test]):.4f}, "
+          f"fit {log_loss(1 / (1 + np.exp(-x[test] @ b)), y[test]):.4f}, "
+          f"constant {log_loss(base, y[test]):.4f}")
+    full = to_units(fit_logistic(x, y, args.l2))
+    print(f"{'feature':<18}{'fit (all games)':>16}{'current':>10}")
+    for name, w, c in zip(VALUE_FEATURES, full, VALUE_WEIGHTS):
+        print(f"{name:<18}{w:>16.2f}{c:>10.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
