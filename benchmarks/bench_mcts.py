@@ -92,7 +92,8 @@ def easel_search(name, threads=1, sims=SIMS, seed=0, form="is"):
 def thread_speedup(benchmark, label, game, state, sims, rollout, rounds):
     """Iterations per second from `state` with 1 and 2 threads, alternating over
     `rounds`; the speed-up is the median of per-round ratios, so machine drift
-    between rounds cancels."""
+    between rounds cancels. Odd rounds run the 2-thread search first, so that
+    drift within a round does not always favour the same side."""
     def run(threads, seed):
         s = Search(game, state, seed=seed, threads=threads, rollout=rollout)
         t0 = time.perf_counter()
@@ -101,8 +102,12 @@ def thread_speedup(benchmark, label, game, state, sims, rollout, rounds):
 
     one, two = [], []
     for r in range(rounds):
-        one.append(run(1, r))
-        two.append(run(2, r))
+        if r % 2:
+            two.append(run(2, r))
+            one.append(run(1, r))
+        else:
+            one.append(run(1, r))
+            two.append(run(2, r))
     benchmark.pedantic(run, args=(1, 0), rounds=1, iterations=1)
     a, b = statistics.median(one), statistics.median(two)
     record(benchmark, f"{label} opening MCTS ({rollout} rollouts)",

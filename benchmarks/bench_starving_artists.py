@@ -5,7 +5,9 @@
   core's rollout policy in C;
 - MCTS iterations per second from a 2-player opening with 1 and 2 threads
   (target: 2 threads at least 1.8x), reported as the median of per-round
-  2-thread/1-thread ratios (machine drift between rounds cancels).
+  2-thread/1-thread ratios over 21 rounds of 10,000 iterations, each round
+  running the two back to back in alternating order (machine drift between
+  and within rounds cancels).
 
     python -m pytest benchmarks/bench_starving_artists.py -s
 """
@@ -23,7 +25,8 @@ from bench_mcts import thread_speedup
 from bench_playouts import _batch, _timed, python_playouts
 
 ROUNDS = 5
-THREAD_ROUNDS = 7
+THREAD_ROUNDS = 21       # short rounds, many: one search's timing swings with the machine
+THREAD_SIMS = 10_000
 SPECS = ["starving_artists(players=1)", "starving_artists(players=2)",
          "starving_artists(players=4)"]
 
@@ -62,5 +65,5 @@ def sa_opening(n=2):
 @pytest.mark.parametrize("rollout", ["policy", "random"])
 def test_sa_mcts_threads(benchmark, rollout):
     game, state = sa_opening()
-    thread_speedup(benchmark, "starving_artists(players=2)", game, state, 20_000, rollout,
+    thread_speedup(benchmark, "starving_artists(players=2)", game, state, THREAD_SIMS, rollout,
                    THREAD_ROUNDS)

@@ -67,10 +67,11 @@ ENTRY = register(GameEntry(
     #   (engine/starving_artists/policy.pyx); the rollout stops after 100 decisions (about
     #   three days) and reads the core's evaluate: 30 decisions against 100 scored 0.145
     #   [0.076, 0.214] over 100 games (seed 342).
-    # - uct_c 0.5: the generic 2.0 spread the visits so that the search played below its
-    #   own rollout policy (4 stars a game); 0.5 against 2.0 scored 0.787 [0.649, 0.926]
-    #   over 40 games (seed 343), 1.0 against 2.0 0.650 [0.540, 0.760] (seed 344), and
-    #   0.25 against 0.5 0.575 [0.418, 0.732] (seed 345), no clear gain.
+    # - uct_c 0.5 with the earlier evaluation: the generic 2.0 spread the visits so that
+    #   the search played below its own rollout policy (4 stars a game); 0.5 against 2.0
+    #   scored 0.787 [0.649, 0.926] over 40 games (seed 343), 1.0 against 2.0 0.650
+    #   [0.540, 0.760] (seed 344), and 0.25 against 0.5 0.575 [0.418, 0.732] (seed 345),
+    #   no clear gain.
     # - policy_bias 1: a turn is a chain of small decisions (pay, paint, take), and the
     #   tree judged "paint" by the average of every placement tried; leaning the tree to
     #   the policy's move won 26 of 36 games against no bias at uct_c 0.5 (seed 347,
@@ -86,6 +87,14 @@ ENTRY = register(GameEntry(
     #   weights (10 a star), it scored 0.833 [0.698, 0.968] over 30 games at 1,000
     #   iterations a side (seed 371, a build with both evaluations side by side), 19.8
     #   stars a game to 17.2.
+    # - uct_c 0.35 with that evaluation: it reads smaller differences than the old one
+    #   (whose star was worth 10), so the same exploration spread the visits wider; 0.35
+    #   against 0.5 scored 0.580 [0.502, 0.658] over 100 games at 1,000 iterations a side
+    #   (seed 373), and 0.25 against 0.35 0.511 [0.403, 0.620] over 90 (seed 376). In
+    #   the same build, a rollout cut after 50 decisions against 100 scored 0.25 over 28
+    #   games (seed 374) and after 200 0.536 over 28 (seed 375); at 2,000 iterations the
+    #   closed-loop form against the IS form 0.40 over 20 (seed 377). Those three were
+    #   stopped early, as not promising.
     # Earlier, with the first rollout policy: policy rollouts beat uniform ones at 300
     # iterations, 0.983 [0.948, 1.000] over 30 games (seed 11); at 500 iterations, 100
     # games each, a score-margin weight of 0.5 against none scored 0.470 [0.384, 0.556]
@@ -99,4 +108,4 @@ ENTRY = register(GameEntry(
                     notation="easel.engine.starving_artists.notation",
                     policies="easel.engine.starving_artists.policies",
                     search_defaults={"form": "is", "margin_weight": 0.0, "rollout_depth": 100,
-                                     "rollout": "policy", "uct_c": 0.5, "policy_bias": 1.0})))
+                                     "rollout": "policy", "uct_c": 0.35, "policy_bias": 1.0})))
