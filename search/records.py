@@ -67,8 +67,10 @@ def _load(spec, implementation, cache):
 
 
 def validate_record(record: dict, line_no: int | None = None, implementation: str = "core",
-                    cache: dict | None = None) -> ReplayResult:
-    """Replay a record; raise RecordError naming the line and step on any mismatch."""
+                    cache: dict | None = None, visit=None) -> ReplayResult:
+    """Replay a record; raise RecordError naming the line and step on any mismatch.
+    `visit(state, player)`, if given, sees each state before its step is
+    applied (after the step is checked), so a reader of positions replays once."""
     where = f"line {line_no}" if line_no is not None else "record"
     cache = {} if cache is None else cache
 
@@ -115,6 +117,8 @@ def validate_record(record: dict, line_no: int | None = None, implementation: st
                  f"legal: {state.legal_actions()}")
         if player >= 0:
             decisions += 1
+        if visit is not None:
+            visit(state, player)
         state.apply_action(action)
     if not state.is_terminal():
         fail(f"the record ends after step {len(steps)} but the game is not over")

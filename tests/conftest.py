@@ -51,3 +51,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "differential" in item.nodeid:
             item.add_marker(pytest.mark.timeout(0))
+
+
+@pytest.fixture(scope="session")
+def recorded_games(tmp_path_factory):
+    """A maker of arena record files: recorded_games(game, bots, games, seed)
+    plays them (easel.search.arena) and returns the path of their records."""
+    def make(game, bots, games, seed):
+        from easel.search.arena import run_arena
+        path = tmp_path_factory.mktemp("records") / "games.jsonl"
+        run_arena(game, bots, games=games, seed=seed, records_path=str(path))
+        return path
+    return make

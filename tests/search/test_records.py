@@ -12,11 +12,8 @@ from easel.server.cli import main
 
 
 @pytest.fixture(scope="module")
-def pig_records(tmp_path_factory):
-    path = tmp_path_factory.mktemp("records") / "pig.jsonl"
-    run_arena("pig(winscore=30)", ["heuristic", "random"], games=4, seed=7,
-              records_path=str(path))
-    return path
+def pig_records(recorded_games):
+    return recorded_games("pig(winscore=30)", ["heuristic", "random"], 4, 7)
 
 
 def _load(path):

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from easel.engine.starving_artists import fit_value, policies
-from easel.search.arena import run_arena
 
 
 def _studio(**kw):
@@ -80,11 +79,8 @@ def test_units_round_trip():
 
 
 @pytest.fixture(scope="module")
-def sa_records(tmp_path_factory):
-    path = tmp_path_factory.mktemp("records") / "sa.jsonl"
-    run_arena("starving_artists(players=2)", ["heuristic", "greedy"], games=12, seed=11,
-              records_path=str(path))
-    return path
+def sa_records(recorded_games):
+    return recorded_games("starving_artists(players=2)", ["heuristic", "greedy"], 12, 11)
 
 
 def test_fit_value_reports_a_fit_against_the_current_weights(sa_records, capsys):
@@ -96,10 +92,9 @@ def test_fit_value_reports_a_fit_against_the_current_weights(sa_records, capsys)
     assert len(rows) == 1 and float(rows[0][2]) == policies.VALUE_WEIGHTS[0]
 
 
-def test_fit_value_skips_other_games_and_names_a_bad_record(sa_records, tmp_path, capsys):
-    pig = tmp_path / "pig.jsonl"
-    run_arena("pig(winscore=30)", ["heuristic", "random"], games=2, seed=7,
-              records_path=str(pig))
+def test_fit_value_skips_other_games_and_names_a_bad_record(sa_records, recorded_games, tmp_path,
+                                                           capsys):
+    pig = recorded_games("pig(winscore=30)", ["heuristic", "random"], 2, 7)
     assert fit_value.main([str(sa_records), str(pig)]) == 0
     assert "(2 other records skipped)" in capsys.readouterr().out
     bad = tmp_path / "bad.jsonl"
