@@ -41,7 +41,7 @@ from easel.engine.contract_ids import PLAYER_CHANCE
 from easel.engine.errors import EaselError, IllegalActionError
 
 from .bots import player_scores
-from .records import RECORD_FORMAT, write_record
+from .records import RECORD_FORMAT, RecordError, read_records, validate_record, write_record
 from .specs import make_bot, parse_spec
 from .stats import head_score, sprt as sprt_test, summarize
 
@@ -224,9 +224,64 @@ def _in_block_order(block_scores: dict) -> list[float]:
     return [block_scores[b] for b in sorted(block_scores)]
 
 
+def _partial_last_line(path) -> bool:
+    """Whether the file ends in a line cut short (no newline): what a run
+    killed while writing a record leaves behind."""
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        if f.tell() == 0:
+            return False
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) != b"\n"
+
+
+def kept_records(path, tasks, implementation: str = "core") -> tuple[list[dict], int]:
+    """The games an interrupted run of the same plan left in its records
+    file, each checked against the plan (game, block, seed, seats) and
+    replayed; returns (records, partial lines dropped). A missing file holds
+    no games. A record that belongs to another run or does not replay is an
+    ArenaError naming the file and line: resuming must never mix two runs."""
+    if not os.path.exists(path):
+        return [], 0
+    lines = sum(1 for _ in open(path, "rb"))
+    drop_last = _partial_last_line(path)
+    by_index = {t.index: t for t in tasks}
+    kept: dict[int, dict] = {}
+    dropped, cache = 0, {}
+    for line_no, rec in read_records(path):
+        if isinstance(rec, RecordError):
+            if drop_last and line_no == lines:
+                dropped += 1            # the record being written when the run stopped
+                continue
+            raise ArenaError(f"--resume: {path}: {rec}")
+        where = f"--resume: {path}, line {line_no}"
+        index = rec.get("index")
+        task = by_index.get(index) if isinstance(index, int) else None
+        if task is None:
+            raise ArenaError(f"{where}: game index {index!r} is not a game of this run "
+                             f"(0 to {len(tasks) - 1}); resume with the same --games")
+        expected = {"game": task.game, "block": task.block, "block_seed": task.block_seed,
+                    "rotation": task.rotation,
+                    "seats": [{"seat": s, "bot": b, "spec": spec, "seed": seed}
+                              for s, (b, spec, seed) in enumerate(task.seats)]}
+        differ = [k for k, v in expected.items() if rec.get(k) != v]
+        if differ:
+            raise ArenaError(f"{where}: game {index} was played with another "
+                             f"{', '.join(differ)} than this run's; resume with the same game, "
+                             f"bots and --seed")
+        if index in kept:
+            raise ArenaError(f"{where}: game {index} is in the file twice")
+        try:
+            validate_record(rec, line_no, implementation, cache)
+        except RecordError as e:
+            raise ArenaError(f"--resume: {path}: {e}") from None
+        kept[index] = rec
+    return [kept[i] for i in sorted(kept)], dropped
+
+
 def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int = 1,
               records_path=None, implementation: str = "core", progress: bool = False,
-              on_record=None, sprt: dict | None = None) -> ArenaResult:
+              on_record=None, sprt: dict | None = None, resume: bool = False) -> ArenaResult:
     """Play a tournament; return its statistics (and the records, in game order).
 
     Interrupted by Ctrl-C, it stops the games in progress and reports the
@@ -234,7 +289,12 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
 
     sprt: {"elo0", "elo1", "alpha", "beta"} for two bots: after each complete
     block, test H0 (Elo elo0) against H1 (Elo elo1) for the first bot and stop
-    as soon as one is accepted; `games` is then the most that will be played."""
+    as soon as one is accepted; `games` is then the most that will be played.
+
+    resume: `records_path` holds games of an interrupted run of this same
+    arena (game, bots, games, seed): they are checked, kept and counted, and
+    only the rest are played and appended. The results are those of the
+    uninterrupted run, since every game's seeds come from the plan."""
     from easel import engine
     game = engine.load_game(game_spec, implementation)
     if len(specs) < 2 and game.num_players() > 1:
@@ -258,10 +318,26 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
         make_bot(spec, game, seed=0)
     tasks = plan(game, specs, games, seed, implementation)
     rotations = seat_rotations(len(specs), game.num_players())
+    kept, dropped = [], 0
+    if resume:
+        if not records_path:
+            raise ArenaError("--resume needs the --records file of the run to go on with")
+        kept, dropped = kept_records(records_path, tasks, implementation)
+        if dropped:         # rewrite without the cut line, then append after the kept ones
+            tmp = f"{records_path}.resume-tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                for rec in kept:
+                    write_record(f, rec)
+            os.replace(tmp, records_path)
+        done = {rec["index"] for rec in kept}
+        tasks_to_play = [t for t in tasks if t.index not in done]
+    else:
+        tasks_to_play = tasks
 
     records, interrupted = [], False
     started = time.perf_counter()
-    out = open(records_path, "w", encoding="utf-8") if records_path else None
+    out = (open(records_path, "a" if resume else "w", encoding="utf-8")
+           if records_path else None)
     bar = None
     if progress:
         from tqdm import tqdm
@@ -270,15 +346,15 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
     by_block: dict[int, list] = {}          # block -> its finished games (SPRT)
     block_scores: dict[int, float] = {}     # complete block -> bot 0's score (SPRT)
 
-    def take(result):
+    def take(result, new=True):
         if isinstance(result, tuple):
             raise ArenaError(result[1])
         records.append(result)
-        if out is not None:
+        if new and out is not None:
             write_record(out, result)
         if bar is not None:
             bar.update(1)
-        if on_record is not None:
+        if new and on_record is not None:
             on_record(result)
         if sprt is not None:
             block = by_block.setdefault(result["block"], [])
@@ -292,14 +368,16 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
 
     pool = None
     try:
-        if jobs == 1:
-            for task in tasks:
+        for rec in kept:
+            take(rec, new=False)
+        if jobs == 1 or not tasks_to_play:
+            for task in tasks_to_play:
                 take(_play_safely(task))
         else:
             import multiprocessing
-            pool = multiprocessing.get_context().Pool(min(jobs, len(tasks)),
+            pool = multiprocessing.get_context().Pool(min(jobs, len(tasks_to_play)),
                                                       initializer=_ignore_sigint)
-            for result in pool.imap_unordered(_play_safely, tasks, chunksize=1):
+            for result in pool.imap_unordered(_play_safely, tasks_to_play, chunksize=1):
                 take(result)
             pool.close()
             pool.join()
@@ -340,6 +418,7 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
         "complete_blocks": sum(1 for c in per_block.values() if c == len(rotations)),
         "rotations": rotations,
         "interrupted": interrupted,
+        "resumed_games": len(kept),
         "seconds": round(time.perf_counter() - started, 3),
         "cpu_count": os.cpu_count(),
     })
@@ -371,6 +450,9 @@ def format_report(summary: dict) -> str:
              f"{s['seconds']:.1f} s" + ("  (interrupted)" if s["interrupted"] else "")
              + ("  (stopped: the SPRT decided)" if (s.get("sprt") or {}).get("decision")
                 and s["games"] < s["games_planned"] else "")]
+    if s.get("resumed_games"):
+        lines.append(f"{s['resumed_games']} game(s) kept from the records file (--resume); "
+                     f"the seconds count this run only.")
     lines.append("95% intervals over block means.")
     width = max([len(b["label"]) for b in s["bots"]] + [3])
     head = (f"{'bot':<{width}}  {'games':>5}  {'win rate':<24}  {'mean rank':<24}  "

@@ -22,6 +22,10 @@ def add_parser(sub):
     p.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON ('-' for stdout)")
     p.add_argument("--records", metavar="FILE", help="write every game as a JSON line")
+    p.add_argument("--resume", action="store_true",
+                   help="go on with an interrupted run: keep the games its --records FILE "
+                        "holds (checked against this run's plan and replayed), play the "
+                        "rest and append them; give the same game, bots, --games and --seed")
     p.add_argument("--implementation", choices=["core", "reference"], default="core",
                    help="play the Cython core (default) or the Python reference")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -40,6 +44,7 @@ def run(args) -> int:
     from easel.search.arena import format_report, run_arena
     result = run_arena(args.game, args.bots, games=args.games, seed=args.seed, jobs=args.jobs,
                        records_path=args.records, implementation=args.implementation,
+                       resume=args.resume,
                        progress=not args.no_progress and sys.stderr.isatty(),
                        sprt=(None if args.sprt is None else
                              {"elo0": args.sprt[0], "elo1": args.sprt[1],

@@ -247,6 +247,94 @@ def test_interrupt_keeps_what_was_finished(tmp_path, jobs):
     assert "(interrupted)" in format_report(result.summary)
 
 
+def _strip(records):
+    return [{k: v for k, v in r.items() if k not in ("think", "seconds")} for r in records]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_resume_finishes_an_interrupted_run_as_the_whole_run_would(tmp_path, jobs):
+    whole = run_arena(PIG, ["greedy", "random"], games=10, seed=3)
+    path = tmp_path / "r.jsonl"
+    seen = []
+
+    def on_record(rec):
+        seen.append(rec)
+        if len(seen) == 4:
+            raise KeyboardInterrupt
+
+    first = run_arena(PIG, ["greedy", "random"], games=10, seed=3, jobs=jobs,
+                      records_path=str(path), on_record=on_record)
+    assert first.interrupted and len(path.read_text().splitlines()) == 4
+    with open(path, "a", encoding="utf-8") as f:    # killed while writing the fifth
+        f.write('{"format":"easel-record-v1","game":"pig(wins')
+    resumed = run_arena(PIG, ["greedy", "random"], games=10, seed=3, jobs=jobs,
+                        records_path=str(path), resume=True)
+    assert not resumed.interrupted and resumed.summary["resumed_games"] == 4
+    assert _strip(resumed.records) == _strip(whole.records)
+    on_disk = sorted((json.loads(x) for x in path.read_text().splitlines()),
+                     key=lambda r: r["index"])
+    assert _strip(on_disk) == _strip(whole.records)
+    for key in ("games", "elo", "seats"):
+        assert resumed.summary[key] == whole.summary[key], key
+    timeless = [[{k: v for k, v in b.items() if k != "seconds_per_decision"}
+                 for b in run.summary["bots"]] for run in (resumed, whole)]
+    assert timeless[0] == timeless[1]
+    assert "4 game(s) kept from the records file" in format_report(resumed.summary)
+    again = run_arena(PIG, ["greedy", "random"], games=10, seed=3, records_path=str(path),
+                      resume=True)                  # nothing left to play
+    assert again.summary["resumed_games"] == 10 and _strip(again.records) == _strip(whole.records)
+
+
+def test_resume_with_no_file_yet_plays_the_whole_run(tmp_path):
+    path = tmp_path / "new.jsonl"
+    result = run_arena(PIG, ["greedy", "random"], games=4, seed=3, records_path=str(path),
+                       resume=True)
+    assert result.summary["resumed_games"] == 0 and len(path.read_text().splitlines()) == 4
+
+
+def test_resume_refuses_records_of_another_run_and_leaves_the_file(tmp_path, capsys):
+    path = tmp_path / "r.jsonl"
+    run_arena(PIG, ["greedy", "random"], games=6, seed=3, records_path=str(path))
+    text = path.read_text()
+    lines = text.splitlines()
+
+    def refused(match, content=text, **kw):
+        path.write_text(content)
+        args = dict(games=6, seed=3, bots=["greedy", "random"]) | kw
+        with pytest.raises(ArenaError, match=match):
+            run_arena(PIG, args["bots"], games=args["games"], seed=args["seed"],
+                      records_path=str(path), resume=True)
+        assert path.read_text() == content
+
+    refused(r"line 1: game 0 was played with another block_seed, seats", seed=4)
+    refused(r"line 1: game 0 was played with another seats", bots=["greedy", "greedy"])
+    refused(r"game index 4 is not a game of this run \(0 to 3\)", games=4)
+    refused(r"line 2: game 0 is in the file twice",
+            content="\n".join([lines[0], lines[0]]) + "\n")
+    refused(r"line 2: not JSON", content="\n".join([lines[0], "{oops", lines[2]]) + "\n")
+    bad = json.loads(lines[0])
+    bad["steps"][3][1] = 99
+    refused(r"line 1: step 4: ", content=json.dumps(bad) + "\n")
+    with pytest.raises(ArenaError, match="--resume needs the --records file"):
+        run_arena(PIG, ["greedy", "random"], games=2, resume=True)
+    assert main(["arena", PIG, "--bots", "greedy", "random", "--games", "6", "--seed", "5",
+                 "--records", str(path), "--resume", "--no-progress"]) == 2
+    assert "another block_seed" in capsys.readouterr().err
+
+
+def test_resume_from_the_command_line(tmp_path, capsys):
+    path = tmp_path / "r.jsonl"
+    args = ["arena", PIG, "--bots", "greedy", "random", "--games", "6", "--seed", "2",
+            "--records", str(path), "--no-progress", "--json", "-"]
+    assert main(args) == 0
+    whole = json.loads(capsys.readouterr().out)
+    path.write_text("".join(path.read_text().splitlines(keepends=True)[:3]))
+    assert main(args + ["--resume"]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert resumed["resumed_games"] == 3 and whole["resumed_games"] == 0
+    assert resumed["elo"] == whole["elo"] and len(path.read_text().splitlines()) == 6
+
+
 # -- output -------------------------------------------------------------------------
 
 def _check_interval(iv):
