@@ -88,14 +88,17 @@ def test_blocks_share_chance_outcomes_and_rotate_seats(tmp_path):
     assert len(set(firsts)) > 1, "every block rolled the same dice"
 
 
+def _strip(records):
+    """Records without their timings, which differ from run to run."""
+    return [{k: v for k, v in r.items() if k not in ("think", "seconds")} for r in records]
+
+
 def test_same_seed_same_games_and_jobs_do_not_change_them():
-    def strip(records):
-        return [{k: v for k, v in r.items() if k not in ("think", "seconds")} for r in records]
     a = run_arena(PIG, ["greedy", "random"], games=6, seed=9)
     b = run_arena(PIG, ["greedy", "random"], games=6, seed=9, jobs=2)
     c = run_arena(PIG, ["greedy", "random"], games=6, seed=10)
-    assert strip(a.records) == strip(b.records)
-    assert strip(a.records) != strip(c.records)
+    assert _strip(a.records) == _strip(b.records)
+    assert _strip(a.records) != _strip(c.records)
 
 
 def test_spec_seed_changes_the_bot_but_keeps_games_reproducible():
@@ -230,40 +233,33 @@ class _Stop(Exception):
     pass
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_interrupt_keeps_what_was_finished(tmp_path, jobs):
-    path = tmp_path / "r.jsonl"
+def _interrupt_after(n):
+    """An on_record hook that presses Ctrl-C once n games have finished."""
     seen = []
 
     def on_record(rec):
         seen.append(rec)
-        if len(seen) == 3:
+        if len(seen) == n:
             raise KeyboardInterrupt
+    return on_record
 
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_interrupt_keeps_what_was_finished(tmp_path, jobs):
+    path = tmp_path / "r.jsonl"
     result = run_arena(PIG, ["random", "random"], games=400, seed=1, jobs=jobs,
-                       records_path=str(path), on_record=on_record)
+                       records_path=str(path), on_record=_interrupt_after(3))
     assert result.interrupted and result.summary["interrupted"]
     assert result.summary["games"] == 3 == len(path.read_text().splitlines())
     assert "(interrupted)" in format_report(result.summary)
-
-
-def _strip(records):
-    return [{k: v for k, v in r.items() if k not in ("think", "seconds")} for r in records]
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_resume_finishes_an_interrupted_run_as_the_whole_run_would(tmp_path, jobs):
     whole = run_arena(PIG, ["greedy", "random"], games=10, seed=3)
     path = tmp_path / "r.jsonl"
-    seen = []
-
-    def on_record(rec):
-        seen.append(rec)
-        if len(seen) == 4:
-            raise KeyboardInterrupt
-
     first = run_arena(PIG, ["greedy", "random"], games=10, seed=3, jobs=jobs,
-                      records_path=str(path), on_record=on_record)
+                      records_path=str(path), on_record=_interrupt_after(4))
     assert first.interrupted and len(path.read_text().splitlines()) == 4
     with open(path, "a", encoding="utf-8") as f:    # killed while writing the fifth
         f.write('{"format":"easel-record-v1","game":"pig(wins')
