@@ -224,15 +224,14 @@ def _in_block_order(block_scores: dict) -> list[float]:
     return [block_scores[b] for b in sorted(block_scores)]
 
 
-def _partial_last_line(path) -> bool:
-    """Whether the file ends in a line cut short (no newline): what a run
-    killed while writing a record leaves behind."""
+def _cut_line(path) -> int | None:
+    """The number of the file's last line if it was cut short (no newline at
+    its end): what a run killed while writing a record leaves behind."""
+    n, last = 0, b""
     with open(path, "rb") as f:
-        f.seek(0, os.SEEK_END)
-        if f.tell() == 0:
-            return False
-        f.seek(-1, os.SEEK_END)
-        return f.read(1) != b"\n"
+        for last in f:
+            n += 1
+    return n if last and not last.endswith(b"\n") else None
 
 
 def kept_records(path, tasks, implementation: str = "core") -> tuple[list[dict], int]:
@@ -243,14 +242,13 @@ def kept_records(path, tasks, implementation: str = "core") -> tuple[list[dict],
     ArenaError naming the file and line: resuming must never mix two runs."""
     if not os.path.exists(path):
         return [], 0
-    lines = sum(1 for _ in open(path, "rb"))
-    drop_last = _partial_last_line(path)
+    cut = _cut_line(path)
     by_index = {t.index: t for t in tasks}
     kept: dict[int, dict] = {}
     dropped, cache = 0, {}
     for line_no, rec in read_records(path):
         if isinstance(rec, RecordError):
-            if drop_last and line_no == lines:
+            if line_no == cut:
                 dropped += 1            # the record being written when the run stopped
                 continue
             raise ArenaError(f"--resume: {path}: {rec}")
@@ -323,12 +321,13 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
         if not records_path:
             raise ArenaError("--resume needs the --records file of the run to go on with")
         kept, dropped = kept_records(records_path, tasks, implementation)
-        if dropped:         # rewrite without the cut line, then append after the kept ones
-            tmp = f"{records_path}.resume-tmp"
-            with open(tmp, "w", encoding="utf-8") as f:
-                for rec in kept:
-                    write_record(f, rec)
-            os.replace(tmp, records_path)
+        # Rewrite the kept games (atomically) before appending: a cut last
+        # line goes, and the next record starts on a line of its own.
+        tmp = f"{records_path}.resume-tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            for rec in kept:
+                write_record(f, rec)
+        os.replace(tmp, records_path)
         done = {rec["index"] for rec in kept}
         tasks_to_play = [t for t in tasks if t.index not in done]
     else:

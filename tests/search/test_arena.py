@@ -276,8 +276,11 @@ def test_resume_finishes_an_interrupted_run_as_the_whole_run_would(tmp_path, job
                  for b in run.summary["bots"]] for run in (resumed, whole)]
     assert timeless[0] == timeless[1]
     assert "4 game(s) kept from the records file" in format_report(resumed.summary)
+    text = path.read_text()
+    path.write_text(text[:-1])      # a whole record whose newline was never written
     again = run_arena(PIG, ["greedy", "random"], games=10, seed=3, records_path=str(path),
                       resume=True)                  # nothing left to play
+    assert path.read_text().endswith("\n") and len(path.read_text().splitlines()) == 10
     assert again.summary["resumed_games"] == 10 and _strip(again.records) == _strip(whole.records)
 
 
