@@ -149,8 +149,7 @@ def play_game(task: GameTask) -> dict:
         "block": task.block,
         "block_seed": task.block_seed,
         "rotation": task.rotation,
-        "seats": [{"seat": s, "bot": b, "spec": spec, "seed": seed}
-                  for s, (b, spec, seed) in enumerate(task.seats)],
+        "seats": _seat_entries(task),
         "steps": steps,
         "returns": [float(x) for x in state.returns()],
         "scores": player_scores(state),
@@ -159,6 +158,12 @@ def play_game(task: GameTask) -> dict:
         "think": [round(x, 6) for x in think],
         "seconds": round(time.perf_counter() - started, 6),
     }
+
+
+def _seat_entries(task: GameTask) -> list[dict]:
+    """A record's "seats": who sat where, with which spec and seed."""
+    return [{"seat": s, "bot": b, "spec": spec, "seed": seed}
+            for s, (b, spec, seed) in enumerate(task.seats)]
 
 
 def _play_safely(task: GameTask):
@@ -234,22 +239,21 @@ def _cut_line(path) -> int | None:
     return n if last and not last.endswith(b"\n") else None
 
 
-def kept_records(path, tasks, implementation: str = "core") -> tuple[list[dict], int]:
+def kept_records(path, tasks, implementation: str = "core") -> list[dict]:
     """The games an interrupted run of the same plan left in its records
     file, each checked against the plan (game, block, seed, seats) and
-    replayed; returns (records, partial lines dropped). A missing file holds
-    no games. A record that belongs to another run or does not replay is an
+    replayed, in game order; a last line cut short is dropped. A missing
+    file holds no games. A record that belongs to another run or does not replay is an
     ArenaError naming the file and line: resuming must never mix two runs."""
     if not os.path.exists(path):
-        return [], 0
+        return []
     cut = _cut_line(path)
     by_index = {t.index: t for t in tasks}
     kept: dict[int, dict] = {}
-    dropped, cache = 0, {}
+    cache = {}
     for line_no, rec in read_records(path):
         if isinstance(rec, RecordError):
-            if line_no == cut:
-                dropped += 1            # the record being written when the run stopped
+            if line_no == cut:          # the record being written when the run stopped
                 continue
             raise ArenaError(f"--resume: {path}: {rec}")
         where = f"--resume: {path}, line {line_no}"
@@ -259,9 +263,7 @@ def kept_records(path, tasks, implementation: str = "core") -> tuple[list[dict],
             raise ArenaError(f"{where}: game index {index!r} is not a game of this run "
                              f"(0 to {len(tasks) - 1}); resume with the same --games")
         expected = {"game": task.game, "block": task.block, "block_seed": task.block_seed,
-                    "rotation": task.rotation,
-                    "seats": [{"seat": s, "bot": b, "spec": spec, "seed": seed}
-                              for s, (b, spec, seed) in enumerate(task.seats)]}
+                    "rotation": task.rotation, "seats": _seat_entries(task)}
         differ = [k for k, v in expected.items() if rec.get(k) != v]
         if differ:
             raise ArenaError(f"{where}: game {index} was played with another "
@@ -274,7 +276,7 @@ def kept_records(path, tasks, implementation: str = "core") -> tuple[list[dict],
         except RecordError as e:
             raise ArenaError(f"--resume: {path}: {e}") from None
         kept[index] = rec
-    return [kept[i] for i in sorted(kept)], dropped
+    return [kept[i] for i in sorted(kept)]
 
 
 def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int = 1,
@@ -316,11 +318,11 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
         make_bot(spec, game, seed=0)
     tasks = plan(game, specs, games, seed, implementation)
     rotations = seat_rotations(len(specs), game.num_players())
-    kept, dropped = [], 0
+    kept = []
     if resume:
         if not records_path:
             raise ArenaError("--resume needs the --records file of the run to go on with")
-        kept, dropped = kept_records(records_path, tasks, implementation)
+        kept = kept_records(records_path, tasks, implementation)
         # Rewrite the kept games (atomically) before appending: a cut last
         # line goes, and the next record starts on a line of its own.
         tmp = f"{records_path}.resume-tmp"
@@ -328,10 +330,8 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
             for rec in kept:
                 write_record(f, rec)
         os.replace(tmp, records_path)
-        done = {rec["index"] for rec in kept}
-        tasks_to_play = [t for t in tasks if t.index not in done]
-    else:
-        tasks_to_play = tasks
+    done = {rec["index"] for rec in kept}
+    tasks_to_play = [t for t in tasks if t.index not in done]
 
     records, interrupted = [], False
     started = time.perf_counter()
