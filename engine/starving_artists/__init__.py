@@ -95,6 +95,13 @@ ENTRY = register(GameEntry(
     #   games (seed 374) and after 200 0.536 over 28 (seed 375); at 2,000 iterations the
     #   closed-loop form against the IS form 0.40 over 20 (seed 377). Those three were
     #   stopped early, as not promising.
+    # - Three changes aimed at what a larger budget buys, each in a build with the change as
+    #   an option, each lost to these defaults and was stopped early: a tree grown only over
+    #   the root player's own turn (rollouts from there on) scored 0.300 [0.140, 0.460] over
+    #   20 games at 1,000 iterations a side (seed 901); policy_bias 0.5 at 2,000 iterations a
+    #   side 0.342 [0.191, 0.493] over 38 games (seed 903); common random numbers for the
+    #   root's moves (the k-th visit of every root move drawing the same cubes and rollout
+    #   numbers) 0.365 [0.249, 0.481] over 52 games at 1,000 a side (seed 905).
     # Earlier, with the first rollout policy: policy rollouts beat uniform ones at 300
     # iterations, 0.983 [0.948, 1.000] over 30 games (seed 11); at 500 iterations, 100
     # games each, a score-margin weight of 0.5 against none scored 0.470 [0.384, 0.556]
