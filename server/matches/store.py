@@ -319,10 +319,12 @@ class Store:
             if read_only:
                 raise StoreError(f"{path}: an empty database, not a match database yet")
             return                      # a new database: the schema is written next
-        if version not in (0, SCHEMA_VERSION) and app == APPLICATION_ID:
+        if app == APPLICATION_ID and version != SCHEMA_VERSION:
             raise StoreError(f"{path}: match database schema version {version}; this "
                              f"server knows version {SCHEMA_VERSION}")
-        if found != EXPECTED_COLUMNS:
+        # unmarked (made before the mark, or by someone else): ours only if it
+        # has exactly our tables, and no other schema version
+        if found != EXPECTED_COLUMNS or version not in (0, SCHEMA_VERSION):
             tables = ", ".join(sorted(found)) or "none"
             raise StoreError(f"{path}: not an Easel match database of schema version "
                              f"{SCHEMA_VERSION} (its tables: {tables[:200]}; schema version "

@@ -34,6 +34,15 @@ def fill(path: str, matches: int = 40, steps: int = 60) -> None:
     store.close()
 
 
+def sql(path: str, *statements: str) -> None:
+    """Run statements on a SQLite file as another program would."""
+    con = sqlite3.connect(path)
+    for statement in statements:
+        con.execute(statement)
+    con.commit()
+    con.close()
+
+
 def digest(path: str) -> str:
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
@@ -82,10 +91,7 @@ def test_an_intact_database_still_opens(tmp_path):
 def test_a_database_of_an_older_build_without_the_application_id_opens(tmp_path):
     db = str(tmp_path / "matches.sqlite3")
     fill(db, matches=2, steps=3)
-    con = sqlite3.connect(db)
-    con.execute("PRAGMA application_id=0")
-    con.commit()
-    con.close()
+    sql(db, "PRAGMA application_id=0")
     store = Store(db)
     assert len(store.open_ids()) == 2
     store.close()
@@ -131,11 +137,8 @@ def test_files_beside_the_database_must_be_regular_too(tmp_path, capsys):
 
 def test_another_applications_sqlite_file_is_left_alone(tmp_path, capsys):
     db = str(tmp_path / "app.sqlite3")
-    con = sqlite3.connect(db)
-    con.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
-    con.execute("INSERT INTO users (name) VALUES ('ada')")
-    con.commit()
-    con.close()
+    sql(db, "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)",
+        "INSERT INTO users (name) VALUES ('ada')")
     before = digest(db)
     with pytest.raises(StoreError, match="not an Easel match database"):
         Store(db)
@@ -149,17 +152,10 @@ def test_another_applications_sqlite_file_is_left_alone(tmp_path, capsys):
 
 def test_a_foreign_file_with_our_table_names_is_refused(tmp_path):
     db = str(tmp_path / "look-alike.sqlite3")
-    con = sqlite3.connect(db)
-    con.execute("CREATE TABLE matches (id TEXT PRIMARY KEY, score INTEGER)")
-    con.execute("PRAGMA user_version=1")
-    con.commit()
-    con.close()
+    sql(db, "CREATE TABLE matches (id TEXT PRIMARY KEY, score INTEGER)", "PRAGMA user_version=1")
     with pytest.raises(StoreError, match="not an Easel match database"):
         Store(db)
-    con = sqlite3.connect(db)
-    con.execute("PRAGMA application_id=1234")
-    con.commit()
-    con.close()
+    sql(db, "PRAGMA application_id=1234")
     with pytest.raises(StoreError, match="another application"):
         Store(db)
 
