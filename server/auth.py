@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import os
 import re
+import stat
 from collections.abc import Mapping
 from urllib.parse import unquote
 
@@ -38,12 +40,26 @@ import grpc
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
 
 
+MAX_FILE_BYTES = 1 << 20          # a key, a certificate chain, a token list
+
+
 def read_file(path: str, what: str) -> bytes:
+    """A small regular file's bytes: a FIFO or a device (which could block
+    or never end) and a file over MAX_FILE_BYTES are refused, naming it."""
     try:
-        with open(path, "rb") as f:
-            return f.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as e:
         raise ValueError(f"cannot read the {what} {path!r}: {e.strerror}") from None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"the {what} {path!r} is not a regular file")
+        if st.st_size > MAX_FILE_BYTES:
+            raise ValueError(f"the {what} {path!r} is over {MAX_FILE_BYTES} bytes")
+        try:
+            return f.read(MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES]
+        except OSError as e:
+            raise ValueError(f"cannot read the {what} {path!r}: {e.strerror}") from None
 
 
 def read_token(path: str) -> str:

@@ -5,6 +5,7 @@ full server makes room by ending the longest-idle match of another client
 after a short grace, instead of refusing newcomers until the idle expiry."""
 from __future__ import annotations
 
+import os
 import secrets
 import time
 
@@ -242,3 +243,17 @@ def test_serve_reads_a_token_list_and_refuses_mistakes_in_one_line(tmp_path, cap
         assert main(base + extra) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and message in err[0] and "s3cret" not in err[0], err
+
+
+def test_token_and_key_files_must_be_small_regular_files(tmp_path, capsys):
+    from easel.server.cli import main
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * (2 << 20))
+    for flag, path, message in [("--auth-tokens-file", fifo, "not a regular file"),
+                                ("--auth-token-file", "/dev/zero", "not a regular file"),
+                                ("--auth-tokens-file", big, "is over")]:
+        assert main(["serve", "--port", "0", "--no-matches", flag, str(path)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and message in err[0], err
