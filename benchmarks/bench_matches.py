@@ -1,5 +1,5 @@
 """Hosted matches' speed. Run: python -m pytest benchmarks/bench_matches.py -s
-(or PYTHONPATH=. python benchmarks/bench_matches.py [step|rate|reuse|arena]).
+(or PYTHONPATH=. python benchmarks/bench_matches.py [step|rate|reuse|fair|arena]).
 
 1. Committed step: the median cost of one client step, from the request to
    the commit (token check, step resolution, SQLite commit, wake-ups), in
@@ -21,6 +21,12 @@
    (reuse=false), 200 games in duplicate blocks each: connect_four, pig,
    and pig with the IS tree kept across chance events (reuse_across_chance,
    which MCTSBot no longer does by default: it made the bot far weaker).
+5. Fair bot CPU (`fair` argument): client A runs 4 bot-vs-bot connect_four
+   matches (mcts(time=1) on both seats) on one bot thread; client B then
+   creates a match whose bot (mcts(time=1)) moves first. The time from B's
+   CreateMatch to its bot's first step, 5 trials: its own 1 s search plus
+   its wait for the CPU (fair: about one move of A; first come, first
+   served: A's four waiting moves).
 Timing decides no test: the figures are printed and kept in extra_info.
 """
 from __future__ import annotations
@@ -270,6 +276,36 @@ def reuse_arena():
 
 
 
+def fair_first_reply(trials=5):
+    """Seconds from client B's CreateMatch to its bot's first step while
+    client A's four bot-vs-bot matches share the one bot thread."""
+    spec = {"kind": "bot", "bot": "mcts(time=1)"}
+    waits = []
+    with tempfile.TemporaryDirectory() as d:
+        for trial in range(trials):
+            manager = _manager(os.path.join(d, f"fair{trial}.sqlite3"), bot_threads=1)
+            try:
+                for _ in range(4):
+                    manager.create("connect_four", [spec, spec], "server", False, "A")
+                time.sleep(3)                  # A's matches are under way
+                started = time.monotonic()
+                m, _, _, _ = manager.create("connect_four", [spec, {"kind": "client"}],
+                                            "server", False, "B")
+                with m.cond:
+                    while not m.steps:
+                        m.cond.wait(0.05)
+                waits.append(time.monotonic() - started)
+            finally:
+                manager.stop()
+                manager.store.close()
+    return {"first_reply_s_median": statistics.median(waits), "min": min(waits),
+            "max": max(waits), "load_average_1min": os.getloadavg()[0]}
+
+
+def test_fair_bot_cpu(benchmark):
+    measure_once(benchmark, fair_first_reply, "another client's first bot reply", 2)
+
+
 def test_committed_step_cost(benchmark):
     measure_once(benchmark, step_cost, "committed step (median)", 3)
 
@@ -299,6 +335,8 @@ if __name__ == "__main__":
         show("bot-only matches", match_rate(), 3)
     if "reuse" in which:
         show("tree reuse", reuse_move_times(), 3)
+    if "fair" in which:
+        show("another client's first bot reply", fair_first_reply(), 2)
     if "arena" in which:
         from easel.search.arena import format_report
         for result in reuse_arena():

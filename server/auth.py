@@ -9,29 +9,57 @@
   a client CA the server requires and checks client certificates (mutual
   TLS). `channel_credentials(ca, cert, key)` is the client's side.
 * Bearer token: `BearerTokenInterceptor(token)` checks the metadata
-  "authorization: Bearer <token>" on every call (compared in constant time)
-  except those of the exempt services (by default grpc.health.v1.Health, so
+  "authorization: Bearer <token>" on every call except those of the exempt
+  services (by default grpc.health.v1.Health, so
   that load balancers and orchestrators can probe without the secret), and
   answers others UNAUTHENTICATED. Any service added to the server (hosted
   matches, ...) is covered by the same interceptor.
+  `BearerTokenInterceptor(read_tokens("tokens.txt"))` admits any token of a
+  token list ({name: token}, one per client).
   A token sent over a plain connection travels in clear: use it with TLS
   (or on a loopback address).
+* Who a call comes from (`Clients`), for fairness and per-client limits:
+  the name of its token where the server has a token list, else the
+  address of its peer (the IP, without the port; an IPv6 address by its
+  /64, what one host is usually given). Never anything the client can mint
+  for free: a made-up `authorization` header, a new connection or a new
+  source port is the same client.
 """
 from __future__ import annotations
 
-import hmac
+import hashlib
+import ipaddress
+import os
+import re
+import stat
+from collections.abc import Mapping
+from urllib.parse import unquote
 
 import grpc
 
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
 
 
+MAX_FILE_BYTES = 1 << 20          # a key, a certificate chain, a token list
+
+
 def read_file(path: str, what: str) -> bytes:
+    """A small regular file's bytes: a FIFO or a device (which could block
+    or never end) and a file over MAX_FILE_BYTES are refused, naming it."""
     try:
-        with open(path, "rb") as f:
-            return f.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as e:
         raise ValueError(f"cannot read the {what} {path!r}: {e.strerror}") from None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"the {what} {path!r} is not a regular file")
+        if st.st_size > MAX_FILE_BYTES:
+            raise ValueError(f"the {what} {path!r} is over {MAX_FILE_BYTES} bytes")
+        try:
+            return f.read(MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES]
+        except OSError as e:
+            raise ValueError(f"cannot read the {what} {path!r}: {e.strerror}") from None
 
 
 def read_token(path: str) -> str:
@@ -42,6 +70,94 @@ def read_token(path: str) -> str:
     if any(c.isspace() or not c.isprintable() for c in token):
         raise ValueError(f"the auth token in {path!r} must be one word of printable characters")
     return token
+
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
+
+
+def read_tokens(path: str) -> dict[str, str]:
+    """A token list: {client name: token}, from a file of lines `NAME TOKEN`
+    (blank lines and lines starting with # skipped). Names are 1 to 64 of
+    letters, digits and . _ @ -; tokens one word of printable characters;
+    both unique. Errors name the line, never a token."""
+    text = read_file(path, "auth tokens file").decode("utf-8", "replace")
+    tokens: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for i, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split()
+        where = f"{path!r} line {i}"
+        if len(parts) != 2:
+            raise ValueError(f"the auth tokens file {where}: write 'NAME TOKEN' (two words)")
+        name, token = parts
+        if not NAME.fullmatch(name):
+            raise ValueError(f"the auth tokens file {where}: a name is 1 to 64 letters, digits "
+                             f"and . _ @ - (starting with a letter or digit)")
+        if not token.isprintable():
+            raise ValueError(f"the auth tokens file {where}: the token must be printable")
+        if name in tokens:
+            raise ValueError(f"the auth tokens file {where}: the name {name!r} is already given "
+                             f"on line {seen[name]}")
+        if token in seen:
+            raise ValueError(f"the auth tokens file {where}: the same token as line "
+                             f"{seen[token]}; give each client its own")
+        tokens[name] = token
+        seen[name] = seen[token] = i
+    if not tokens:
+        raise ValueError(f"the auth tokens file {path!r} lists no token")
+    return tokens
+
+
+def _digest(header: bytes) -> bytes:
+    return hashlib.sha256(header).digest()
+
+
+def _authorization(metadata) -> bytes | None:
+    for key, value in metadata or ():
+        if key == "authorization":
+            return value.encode() if isinstance(value, str) else bytes(value)
+    return None
+
+
+def peer_key(peer: str) -> str:
+    """A connection's peer ("ipv4:10.0.0.7:51234", "ipv6:[2001:db8::5]:443")
+    as a client: the IP without the port, an IPv6 address by its /64 (an
+    IPv4-mapped one as the IPv4 address); anything else (a Unix socket) as
+    it is."""
+    peer = unquote(peer or "") or "unknown"
+    kind, _, rest = peer.partition(":")
+    if kind not in ("ipv4", "ipv6") or ":" not in rest:
+        return peer
+    host = rest.rsplit(":", 1)[0].strip("[]")
+    try:
+        ip = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return f"{kind}:{host}"
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.version == 4:
+        return f"ipv4:{ip}"
+    return f"ipv6:{ipaddress.ip_network((ip, 64), strict=False)}"
+
+
+class Clients:
+    """Who a call comes from (see the module doc): `of(context)` is
+    "token:NAME" for a call bearing a token of the token list, else
+    `peer_key` of its connection. One per server, shared by its services."""
+
+    def __init__(self, tokens: Mapping[str, str] | None = None):
+        self._names = {_digest(f"Bearer {t}".encode()): name
+                       for name, t in (tokens or {}).items()}
+
+    def of(self, context) -> str:
+        if self._names:
+            got = _authorization(context.invocation_metadata())
+            name = self._names.get(_digest(got)) if got is not None else None
+            if name is not None:
+                return f"token:{name}"
+        return peer_key(context.peer())
 
 
 def server_credentials(cert: str, key: str, client_ca: str | None = None):
@@ -82,19 +198,21 @@ def _deny(handler, message):
 
 
 class BearerTokenInterceptor(grpc.ServerInterceptor):
-    def __init__(self, token: str, exempt: tuple[str, ...] = (HEALTH_PREFIX,)):
-        if not token:
+    """token: the server's one token, or a token list {name: token}. The
+    header is compared by its SHA-256 digest (a set lookup: its time tells
+    nothing of any token)."""
+
+    def __init__(self, token: str | Mapping[str, str],
+                 exempt: tuple[str, ...] = (HEALTH_PREFIX,)):
+        tokens = [token] if isinstance(token, str) else list(token.values())
+        if not tokens or not all(tokens):
             raise ValueError("an empty bearer token would admit everyone")
-        self._want = f"Bearer {token}".encode()
+        self._want = {_digest(f"Bearer {t}".encode()) for t in tokens}
         self.exempt = exempt
 
     def allowed(self, metadata) -> bool:
-        got = None
-        for key, value in metadata or ():
-            if key == "authorization":
-                got = value.encode() if isinstance(value, str) else bytes(value)
-                break
-        return got is not None and hmac.compare_digest(got, self._want)
+        got = _authorization(metadata)
+        return got is not None and _digest(got) in self._want
 
     def intercept_service(self, continuation, details):
         if details.method.startswith(self.exempt) or self.allowed(details.invocation_metadata):

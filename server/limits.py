@@ -6,8 +6,9 @@
 Budgets above a maximum are refused (not clamped), so a client never gets a
 weaker search than it asked for without knowing. Searches beyond
 `max_concurrent_searches` wait in the fair queue (server/queue.py), at most
-`max_waiting_searches` in all and `max_waiting_per_client` from one client;
-beyond, RESOURCE_EXHAUSTED with a retry delay.
+`max_waiting_searches` in all and `max_waiting_per_client` from one client
+(its token's name with a token list, else its IP address: server/auth.py
+`Clients`); beyond, RESOURCE_EXHAUSTED with a retry delay.
 """
 from __future__ import annotations
 

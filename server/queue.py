@@ -17,12 +17,15 @@ run more than the server allows:
   deadline passes first, Cancelled when `control.stop("cancelled")` is
   called meanwhile (wire that to the RPC's done-callback: `queue.ticket()`
   gives the control before waiting), Unavailable when the server shuts down.
-* Fairness: when a slot frees, it goes to the waiting client with the fewest
-  searches running, ties to the client served longest ago (round robin);
-  each client's own requests are served first come, first served. A client
-  is what the caller names it (the service uses the connection's peer
-  address, one gRPC channel). So one client's many long searches take at
-  most their share once others are waiting.
+* Fairness (`FairOrder`, shared with the hosted matches' bot CPU): when a
+  slot frees, it goes to the waiting client with the fewest searches
+  running, ties to the client served longest ago (round robin); each
+  client's own requests are served first come, first served. A client is
+  what the caller names it: the services name it with `queue.clients`
+  (server/auth.py `Clients`: its token's name where the server has a token
+  list, else its IP address), so a new connection or a made-up header is
+  not a new client. So one client's many long searches take at most their
+  share once others are waiting.
 * When the queue is full (`max_waiting_searches` in all, or
   `max_waiting_per_client` for that client), ResourceExhausted carries
   `retry_after`, sent by the service as grpc-retry-pushback-ms. A place in
@@ -41,6 +44,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 
+from .auth import Clients
 from .errors import Cancelled, DeadlineExceeded, ResourceExhausted, Unavailable
 
 MIN_RETRY = 0.05
@@ -48,9 +52,73 @@ MAX_RETRY = 30.0
 MAX_CLIENTS_REMEMBERED = 10_000      # when each was last served (fairness ties)
 
 
-def client_of(context) -> str:
-    """The fairness key of a call: its connection (one gRPC channel)."""
-    return context.peer() or "?"
+class FairOrder:
+    """Requests of many clients waiting for a share of something (search
+    slots, bot threads), in the order they are to be served: the client with
+    the fewest running first, ties to the client served longest ago (never
+    served: first); each client's own requests first come, first served.
+    With one running at a time this is round robin over the clients, so a
+    newcomer waits for at most one grant of each other waiting client.
+    Not thread-safe: its owner holds its lock."""
+
+    def __init__(self):
+        self._waiting: OrderedDict[str, deque] = OrderedDict()   # client -> its requests
+        self.waiting = 0
+        self._running: dict[str, int] = {}
+        self._order = itertools.count()
+        self._last_grant: OrderedDict[str, int] = OrderedDict()   # client -> its last grant
+        self.granted_order: deque = deque(maxlen=4096)   # clients in grant order (tests, logs)
+
+    def add(self, client: str, item) -> None:
+        self._waiting.setdefault(client, deque()).append(item)
+        self.waiting += 1
+
+    def waiting_of(self, client: str) -> int:
+        q = self._waiting.get(client)
+        return len(q) if q is not None else 0
+
+    def remove(self, client: str, item) -> bool:
+        q = self._waiting.get(client)
+        if q is None or item not in q:
+            return False
+        q.remove(item)
+        self.waiting -= 1
+        if not q:
+            del self._waiting[client]
+        return True
+
+    def next(self):
+        """(client, request) to be served next, left waiting; None if none."""
+        if not self.waiting:
+            return None
+        client = min(self._waiting, key=lambda c: (self._running.get(c, 0),
+                                                   self._last_grant.get(c, -1)))
+        return client, self._waiting[client][0]
+
+    def pop(self):
+        """Take `next()` out of the waiting ones and count it as running."""
+        client, item = self.next()
+        self.remove(client, item)
+        self.started(client)
+        return item
+
+    def all_waiting(self) -> list:
+        return [item for q in self._waiting.values() for item in q]
+
+    def started(self, client: str) -> None:
+        self._running[client] = self._running.get(client, 0) + 1
+        self.granted_order.append(client)
+        self._last_grant[client] = next(self._order)
+        self._last_grant.move_to_end(client)
+        if len(self._last_grant) > MAX_CLIENTS_REMEMBERED:
+            self._last_grant.popitem(last=False)
+
+    def finished(self, client: str) -> None:
+        n = self._running.get(client, 1) - 1
+        if n:
+            self._running[client] = n
+        else:
+            self._running.pop(client, None)
 
 
 class SearchControl:
@@ -93,23 +161,20 @@ class SearchControl:
 
 class SearchQueue:
     def __init__(self, limits=None, *, slots: int | None = None, max_waiting: int | None = None,
-                 max_waiting_per_client: int | None = None):
+                 max_waiting_per_client: int | None = None, clients: Clients | None = None):
         self.slots = slots if slots is not None else limits.max_concurrent_searches
         self.max_waiting = (max_waiting if max_waiting is not None
                             else limits.max_waiting_searches)
         self.max_waiting_per_client = (max_waiting_per_client if max_waiting_per_client is not None
                                        else limits.max_waiting_per_client)
+        self.clients = clients or Clients()     # who a call comes from: clients.of(context)
         self._cond = threading.Condition()
         self._running: set[SearchControl] = set()
-        self._running_by_client: dict[str, int] = {}
-        self._waiting: OrderedDict[str, deque] = OrderedDict()   # client -> its queue
-        self._n_waiting = 0
+        self._fair = FairOrder()
+        self.granted_order = self._fair.granted_order    # clients in grant order (tests, logs)
         self._closed = False
         self._mean_seconds = 1.0            # recent search duration (exponential mean)
         self._promised = 0.0                # the last retry time promised (time.monotonic())
-        self._order = itertools.count()
-        self._last_grant: OrderedDict[str, int] = OrderedDict()   # client -> its last grant
-        self.granted_order: deque = deque(maxlen=4096)   # clients in grant order (tests, logs)
         self.refused = 0                                 # RESOURCE_EXHAUSTED answers so far
 
     # -- state ---------------------------------------------------------------
@@ -119,7 +184,7 @@ class SearchQueue:
 
     def waiting(self) -> int:
         with self._cond:
-            return self._n_waiting
+            return self._fair.waiting
 
     def _retry_after_locked(self) -> float:
         """The next free place among those promised to refused calls."""
@@ -146,22 +211,20 @@ class SearchQueue:
                 raise Unavailable("", "the server is shutting down")
             if control.stopped:
                 raise Cancelled("", "the call was cancelled")
-            if len(self._running) < self.slots and self._n_waiting == 0:
+            if len(self._running) < self.slots and self._fair.waiting == 0:
+                self._fair.started(client)
                 self._grant_locked(control)
                 return control
-            mine = self._waiting.get(client)
-            if self._n_waiting >= self.max_waiting or (
-                    mine is not None and len(mine) >= self.max_waiting_per_client):
-                who = ("this client's" if mine is not None
-                       and len(mine) >= self.max_waiting_per_client else "the")
+            mine = self._fair.waiting_of(client) >= self.max_waiting_per_client
+            if self._fair.waiting >= self.max_waiting or mine:
+                who = "this client's" if mine else "the"
                 delay = self._retry_after_locked()
                 self.refused += 1
                 raise ResourceExhausted(
                     "", f"{who} search queue is full ({self.slots} running, "
-                        f"{self._n_waiting} waiting); retry in {delay:.2f} s",
+                        f"{self._fair.waiting} waiting); retry in {delay:.2f} s",
                     retry_after=delay)
-            self._waiting.setdefault(client, deque()).append(control)
-            self._n_waiting += 1
+            self._fair.add(client, control)
             control._wake = self._cond
             try:
                 while not control.granted:
@@ -177,7 +240,7 @@ class SearchQueue:
             finally:
                 control._wake = None
                 if not control.granted:
-                    self._remove_locked(control)
+                    self._fair.remove(control.client, control)
             if control.granted:
                 if control.stopped and control.reason != "shutdown":
                     self._release_locked(control)
@@ -191,36 +254,14 @@ class SearchQueue:
             raise Cancelled("", "the call was cancelled")
 
     def _grant_locked(self, control: SearchControl) -> None:
+        """Counted as running by `_fair` already (started or pop)."""
         control.granted = True
         control.started = time.monotonic()
         self._running.add(control)
-        self._running_by_client[control.client] = self._running_by_client.get(control.client, 0) + 1
-        self.granted_order.append(control.client)
-        self._last_grant[control.client] = next(self._order)
-        self._last_grant.move_to_end(control.client)
-        if len(self._last_grant) > MAX_CLIENTS_REMEMBERED:
-            self._last_grant.popitem(last=False)
-
-    def _remove_locked(self, control: SearchControl) -> None:
-        q = self._waiting.get(control.client)
-        if q is not None and control in q:
-            q.remove(control)
-            self._n_waiting -= 1
-            if not q:
-                del self._waiting[control.client]
 
     def _dispatch_locked(self) -> None:
-        while len(self._running) < self.slots and self._n_waiting:
-            # fewest running first; among equals, the one served longest ago
-            # (never served: first), then first come
-            client = min(self._waiting, key=lambda c: (self._running_by_client.get(c, 0),
-                                                       self._last_grant.get(c, -1)))
-            q = self._waiting[client]
-            control = q.popleft()
-            self._n_waiting -= 1
-            if not q:
-                del self._waiting[client]
-            self._grant_locked(control)
+        while len(self._running) < self.slots and self._fair.waiting:
+            self._grant_locked(self._fair.pop())
         self._cond.notify_all()
 
     def release(self, control: SearchControl) -> None:
@@ -232,11 +273,7 @@ class SearchQueue:
     def _release_locked(self, control: SearchControl) -> None:
         if control in self._running:
             self._running.discard(control)
-            n = self._running_by_client.get(control.client, 1) - 1
-            if n:
-                self._running_by_client[control.client] = n
-            else:
-                self._running_by_client.pop(control.client, None)
+            self._fair.finished(control.client)
             if control.started is not None:
                 took = time.monotonic() - control.started
                 self._mean_seconds = 0.8 * self._mean_seconds + 0.2 * took
@@ -246,7 +283,7 @@ class SearchQueue:
         """Refuse new searches; stop the waiting and running ones."""
         with self._cond:
             self._closed = True
-            everyone = list(self._running) + [c for q in self._waiting.values() for c in q]
+            everyone = list(self._running) + self._fair.all_waiting()
             self._cond.notify_all()
         for c in everyone:
             c.stop("shutdown")

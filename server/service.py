@@ -17,7 +17,8 @@ Shared between calls: the read-only game registry, the search queue
 Building blocks reused by other services on the same server (hosted
 matches): `EngineServer.queue`, `EngineServer.limits`, `EngineServer.files`,
 `build_grpc_server` (TLS, token, reflection, health), `unary`/`streaming`
-(error mapping and the access log) and `client_of` (the fairness key).
+(error mapping and the access log) and `queue.clients` (who a call comes from:
+the fairness key and the per-client limits).
 """
 from __future__ import annotations
 
@@ -34,11 +35,11 @@ from easel.v1 import engine_pb2 as pb
 from easel.v1 import engine_pb2_grpc as pb_grpc
 
 from . import analysis, positions, reflection
-from .auth import BearerTokenInterceptor
+from .auth import BearerTokenInterceptor, Clients
 from .datafiles import DataFiles
 from .errors import InvalidArgument, RequestError, ResourceExhausted, bounded, quote
 from .limits import Limits
-from .queue import SearchQueue, client_of
+from .queue import SearchQueue
 from .replay_cache import ReplayCache
 
 log = logging.getLogger("easel.server")
@@ -228,10 +229,11 @@ class EngineServicer(pb_grpc.EngineServicer):
                                       applied_steps=applied)
 
     def _acquire(self, context):
-        control = self.queue.ticket(client_of(context))
+        client = self.queue.clients.of(context)
+        control = self.queue.ticket(client)
         if not context.add_callback(lambda: control.stop(_why_ended(context))):
             control.stop("cancelled")
-        return self.queue.acquire(client_of(context), _deadline(context), control)
+        return self.queue.acquire(client, _deadline(context), control)
 
     @unary("Suggest")
     def Suggest(self, request, context):
@@ -368,7 +370,7 @@ def _handlers(servicer: EngineServicer):
     return grpc.method_handlers_generic_handler(SERVICE_NAME, table)
 
 
-def build_grpc_server(limits: Limits, workers: int, credentials=None, auth_token: str | None = None,
+def build_grpc_server(limits: Limits, workers: int, credentials=None, auth_token=None,
                       host: str = "127.0.0.1", port: int = 0):
     """A grpc.Server with the message limits, the bearer-token check (if a
     token is given) and a bound port (TLS if `credentials`). (server, port);
@@ -392,18 +394,21 @@ def build_grpc_server(limits: Limits, workers: int, credentials=None, auth_token
 
 def build_server(port: int = 0, host: str = "127.0.0.1", limits: Limits | None = None,
                  extra_workers: int = 8, files: DataFiles | None = None, credentials=None,
-                 auth_token: str | None = None, matches=None) -> EngineServer:
+                 auth_token=None, matches=None) -> EngineServer:
     """Build the server on host:port (0: any free port). Start it with .start().
 
     files: the data files game options may name (default: the shipped data,
     by name). credentials: grpc.ssl_server_credentials for TLS (see
-    server/auth.py). auth_token: require "authorization: Bearer <token>".
+    server/auth.py). auth_token: require "authorization: Bearer <token>": the
+    server's one token (str), or a token list {client name: token} (each
+    client then counted by its name: `queue.clients`).
     matches: a started `server.matches.MatchManager` to serve easel.v1.Matches
     beside the Engine (its streams get worker threads of their own; its hints
     wait in the same search queue; the token check covers it too)."""
     limits = limits or Limits()
     files = files or DataFiles(max_bytes=limits.max_data_bytes)
-    queue = SearchQueue(limits)
+    named = auth_token if isinstance(auth_token, dict) else None
+    queue = SearchQueue(limits, clients=Clients(named))
     cache = (ReplayCache(limits.replay_cache_entries, limits.replay_cache_steps)
              if limits.replay_cache_entries else None)
     # Running and waiting searches hold a worker each; the extra workers keep

@@ -58,6 +58,10 @@ def add_parser(sub):
     p.add_argument("--auth-token-file", metavar="FILE", default=None,
                    help="require 'authorization: Bearer <token>' metadata on every call but "
                         "health checks; the token is the file's content")
+    p.add_argument("--auth-tokens-file", metavar="FILE", default=None,
+                   help="like --auth-token-file, with a token per client: lines 'NAME TOKEN'; "
+                        "each client is then counted by its name in the per-client limits "
+                        "and fair shares (docs/serving.md)")
     p.add_argument("--replay-cache", type=int, default=d.replay_cache_entries,
                    help="recently replayed records kept to answer the next call of a game "
                         "faster (0: none; default %(default)s)")
@@ -91,7 +95,7 @@ def _port_problem(host: str, port: int) -> str | None:
 
 
 def run(args) -> int:
-    from easel.server.auth import read_token, server_credentials
+    from easel.server.auth import read_token, read_tokens, server_credentials
     from easel.server.datafiles import DataFiles
     from easel.server.limits import Limits
     from easel.server.service import build_server
@@ -120,7 +124,11 @@ def run(args) -> int:
             return fail("--tls-client-ca needs --tls-cert and --tls-key")
         credentials = (server_credentials(args.tls_cert, args.tls_key, args.tls_client_ca)
                        if args.tls_cert else None)
-        token = read_token(args.auth_token_file) if args.auth_token_file else None
+        if args.auth_token_file and args.auth_tokens_file:
+            return fail("give --auth-token-file (one token for all) or --auth-tokens-file "
+                        "(a token per client), not both")
+        token = (read_token(args.auth_token_file) if args.auth_token_file
+                 else read_tokens(args.auth_tokens_file) if args.auth_tokens_file else None)
     except ValueError as e:
         return fail(e)
     problem = _port_problem(args.host, args.port)     # before the database opens
@@ -160,7 +168,8 @@ def run(args) -> int:
              " and easel.v1.Matches" if matches is not None else "", args.host, srv.port,
              "TLS" if credentials else "plaintext",
              ", client certificates" if args.tls_client_ca else "",
-             ", bearer token" if token else "", files.directory or "shipped", )
+             ", bearer token" if isinstance(token, str) else
+             f", {len(token)} named bearer tokens" if token else "", files.directory or "shipped", )
     log.info("limits: %s", limits)
     print(f"listening on {args.host}:{srv.port}", flush=True)
     while not stopping.wait(0.5):

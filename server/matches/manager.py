@@ -36,12 +36,15 @@ MAX_SECONDS = 7 * 24 * 3600.0       # longest time control accepted
 class MatchLimits:
     """What one server allows for hosted matches. Each refusal names its limit."""
     max_open_matches: int = 200          # in progress at once, whole server
-    max_open_per_client: int = 20        # in progress at once, per client (peer address)
+    max_open_per_client: int = 20        # in progress at once, per client (server/auth.py)
     bot_threads: int = max(1, (os.cpu_count() or 1) - 1)   # search threads of all bots at once
     ponder_threads: int = 0              # of those, how many may ponder on opponents' time
     max_streams: int = 64                # WatchMatch streams open at once, whole server
     max_streams_per_match: int = 16
     idle_expiry: float = 24 * 3600.0     # seconds without a step before a match expires
+    # A full server ends the longest-idle match of another client waiting this
+    # long for its client seat (or table) rather than refuse a newcomer.
+    idle_grace: float = 60.0
 
     def __post_init__(self):
         for name in ("max_open_matches", "max_open_per_client", "bot_threads", "max_streams",
@@ -50,8 +53,9 @@ class MatchLimits:
                 raise ValueError(f"limit {name} must be at least 1")
         if not 0 <= self.ponder_threads <= self.bot_threads:
             raise ValueError("limit ponder_threads must be from 0 to bot_threads")
-        if not self.idle_expiry > 0:
-            raise ValueError("limit idle_expiry must be positive")
+        for name in ("idle_expiry", "idle_grace"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"limit {name} must be positive")
 
 
 def _new_id() -> str:
@@ -78,6 +82,10 @@ class MatchManager:
         self._janitor = threading.Thread(target=self._expire_loop, name="match-janitor",
                                          daemon=True)
         self.resumed = 0
+        self.evicted = 0
+        # Time the server was down is nobody's idling: idle time counts from
+        # the later of a match's last step and this.
+        self._started_at = time.time()
 
     # -- life ------------------------------------------------------------------------
     def start(self) -> "MatchManager":
@@ -207,31 +215,93 @@ class MatchManager:
             rows.append(self._seat_row(i, s, game, tokens))
         if chance not in ("server", "table"):
             raise InvalidArgument("chance", f"unknown chance source {chance!r}")
-        with self._lock:
-            if len(self._open) >= self.limits.max_open_matches:
-                raise LimitReached("max_open_matches", f"this server already has "
-                                   f"{len(self._open)} matches in progress, its limit")
-            mine = sum(1 for c in self._clients.values() if c == client)
-            if mine >= self.limits.max_open_per_client:
-                raise LimitReached("max_open_per_client", f"you already have {mine} matches "
-                                   f"in progress on this server, the limit per client")
-            creator = _new_token()
-            table = _new_token() if chance == "table" else ""
-            now = time.time()
-            row = MatchRow(id=_new_id(), game=game.spec, status=IN_PROGRESS, chance=chance,
-                           allow_hints=bool(allow_hints), seed=draws.new_seed(),
-                           creator_hash=hash_token(creator),
-                           table_hash=hash_token(table) if table else None, client=client,
-                           created_at=now, updated_at=now, seats=rows)
-            self.store.create(row)
-            m = Match(row, game, self.store)
-            # counted before the lock is let go, so a burst cannot overshoot
-            self._open[m.id] = m
-            self._clients[m.id] = client
+        while True:
+            with self._lock:
+                mine = sum(1 for c in self._clients.values() if c == client)
+                if mine >= self.limits.max_open_per_client:
+                    raise LimitReached("max_open_per_client", f"you already have {mine} "
+                                       f"matches in progress on this server, the limit per "
+                                       f"client")
+                victim = None
+                if len(self._open) >= self.limits.max_open_matches:
+                    victim = self._victim_locked(client)      # raises if there is none
+                else:
+                    m, creator, table = self._insert_locked(game, rows, chance, allow_hints,
+                                                            client)
+                    break
+            self._evict(victim)       # then try again: its slot, unless taken meanwhile
         self._start(m, client)
         log.info("match %s created: %s, seats %s, chance %s", m.id, game.spec,
                  ", ".join(r.bot or "client" for r in rows), chance)
         return m, tokens, creator, table
+
+    def _insert_locked(self, game, rows, chance, allow_hints, client):
+        """A new match, stored and counted: (match, creator token, table token)."""
+        creator = _new_token()
+        table = _new_token() if chance == "table" else ""
+        now = time.time()
+        row = MatchRow(id=_new_id(), game=game.spec, status=IN_PROGRESS, chance=chance,
+                       allow_hints=bool(allow_hints), seed=draws.new_seed(),
+                       creator_hash=hash_token(creator),
+                       table_hash=hash_token(table) if table else None, client=client,
+                       created_at=now, updated_at=now, seats=rows)
+        self.store.create(row)
+        m = Match(row, game, self.store)
+        # counted before the lock is let go, so a burst cannot overshoot
+        self._open[m.id] = m
+        self._clients[m.id] = client
+        return m, creator, table
+
+    # -- a full server -----------------------------------------------------------------
+    def _idle_for(self, m: Match, now: float) -> float | None:
+        """Seconds a match has waited for a client seat or the table (its
+        players, not the server), or None while the server's side (a bot,
+        server chance) is to act or it has ended."""
+        if m.ended:
+            return None
+        player = m.state.current_player()
+        waits_on_client = (m.seats[player].kind == "client" if player >= 0
+                           else m.table_mode and m.state.is_chance_node())
+        if not waits_on_client:
+            return None
+        return now - max(m.updated_at, self._started_at)
+
+    def _victim_locked(self, client: str) -> Match:
+        """The server is full: the match of another client idle longest, if
+        idle for at least `idle_grace`; else LimitReached saying when one
+        may be."""
+        now = time.time()
+        idle = []
+        for mid, m in self._open.items():
+            if self._clients.get(mid) == client:
+                continue
+            t = self._idle_for(m, now)    # without m.cond (lock order); _evict checks again
+            if t is not None:
+                idle.append((t, m))
+        grace = self.limits.idle_grace
+        if idle:
+            t, m = max(idle, key=lambda x: x[0])
+            if t >= grace:
+                return m
+            when = (f"another client's match idle longest will have waited the idle grace "
+                    f"({grace:g} s) in {grace - t:.0f} s; retry then")
+        else:
+            when = "every match is being played (none waits for its client); retry later"
+        raise LimitReached("max_open_matches", f"this server already has {len(self._open)} "
+                           f"matches in progress, its limit; {when}")
+
+    def _evict(self, m: Match) -> None:
+        """End an idle match (EXPIRED) to make room on a full server, if it is
+        still idle (its client may have moved since it was chosen)."""
+        with m.cond:
+            t = self._idle_for(m, time.time())
+            if t is not None and t >= self.limits.idle_grace:
+                m.end(EXPIRED, "expired", -1, f"evicted: the server was full and this match "
+                                              f"had waited {t:.0f} s for its player "
+                                              f"(idle grace {self.limits.idle_grace:g} s)")
+                self.evicted += 1
+                log.info("match %s evicted (idle %.0f s, server full)", m.id, t)
+        self._exited(m)           # its slot is free now, whatever its host does next
 
     def _seat_row(self, i: int, s: dict, game, tokens: dict) -> SeatRow:
         where = f"seats[{i}]"

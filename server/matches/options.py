@@ -20,10 +20,15 @@ def add_arguments(p) -> None:
                         "several ms), so that a power cut loses nothing either")
     g.add_argument("--match-idle-expiry", type=float, default=d.idle_expiry, metavar="SECONDS",
                    help="an open match with no step for this long expires (default %(default)s)")
+    g.add_argument("--match-idle-grace", type=float, default=d.idle_grace, metavar="SECONDS",
+                   help="when --max-open-matches are in progress, a new match ends the one of "
+                        "another client that has waited longest for its client seat, once it "
+                        "has waited this long (default %(default)s)")
     g.add_argument("--max-open-matches", type=int, default=d.max_open_matches,
                    help="matches in progress at once (default %(default)s)")
     g.add_argument("--max-open-per-client", type=int, default=d.max_open_per_client,
-                   help="matches in progress at once per client (default %(default)s)")
+                   help="matches in progress at once per client: its token's name with "
+                        "--auth-tokens-file, else its IP address (default %(default)s)")
     g.add_argument("--bot-threads", type=int, default=d.bot_threads,
                    help="search threads all bot seats may use at once: their CPU share "
                         "(default %(default)s)")
@@ -48,6 +53,6 @@ def build_manager(args, engine_limits):
                          bot_threads=args.bot_threads, ponder_threads=args.ponder_threads,
                          max_streams=args.max_streams,
                          max_streams_per_match=args.max_streams_per_match,
-                         idle_expiry=args.match_idle_expiry)
+                         idle_expiry=args.match_idle_expiry, idle_grace=args.match_idle_grace)
     store = Store(args.db, synchronous=args.db_sync.upper())
     return MatchManager(store, limits, engine_limits).start()

@@ -28,6 +28,7 @@ import time
 
 from easel.engine import PLAYER_CHANCE
 
+from ..queue import FairOrder
 from . import draws
 from .match import FINISHED, Match
 
@@ -38,11 +39,29 @@ PONDER_MAX = 60.0            # pondering per position at most (bounds tree growt
 STORE_RETRY = 1.0            # seconds before retrying a failed commit
 
 
+class _Ask:
+    """One bot decision waiting for threads."""
+    __slots__ = ("client", "threads", "granted")
+
+    def __init__(self, client: str, threads: int):
+        self.client, self.threads, self.granted = client, threads, False
+
+
 class BotCPU:
     """The search threads that all bot seats of the server may use at once.
     A move takes its bot's threads, waiting its turn if need be; pondering
     takes threads only when they are free, no move waits, and fewer than
-    `ponder_threads` are pondering."""
+    `ponder_threads` are pondering.
+
+    Waiting moves are served fairly across clients (server/queue.py
+    `FairOrder`, by the client that created the match): when threads free,
+    the next decision is that of the client with the fewest moves running,
+    ties to the client served longest ago; one client's own matches take
+    turns first come, first served. So a client's many bot-vs-bot matches do
+    not hold back another client's bot: its first move waits for at most
+    about one decision of each other client with moves waiting. The client
+    next in turn keeps its place until enough threads are free for its bot
+    (a bot with more threads is not overtaken for ever by smaller ones)."""
 
     def __init__(self, threads: int, ponder_threads: int = 0):
         self.threads = threads
@@ -50,43 +69,69 @@ class BotCPU:
         self._cond = threading.Condition()
         self._used = 0
         self._pondering = 0
-        self._waiting = 0
+        self._fair = FairOrder()
+        self.granted_order = self._fair.granted_order   # clients in grant order (tests, logs)
         self._closed = False
 
-    def acquire(self, n: int, give_up) -> bool:
-        """Take n threads, waiting for them; False (nothing taken) once the
-        server closes or `give_up()` is true."""
+    def acquire(self, n: int, give_up, client: str = "") -> bool:
+        """Take n threads for a move of `client`'s match, waiting for its
+        turn; False (nothing taken) once the server closes or `give_up()`
+        is true."""
         with self._cond:
-            self._waiting += 1
-            try:
-                while self._used + n > self.threads and not (self._closed or give_up()):
-                    self._cond.wait(0.25)
-                if self._closed or give_up():
-                    return False
-                self._used += n
-                return True
-            finally:
-                self._waiting -= 1
+            if self._closed or give_up():
+                return False
+            ask = _Ask(client, n)
+            self._fair.add(client, ask)
+            self._dispatch_locked()
+            while not ask.granted and not (self._closed or give_up()):
+                self._cond.wait(0.25)
+            if not ask.granted:
+                self._fair.remove(client, ask)
+                self._dispatch_locked()         # the next in turn may fit now
+                return False
+            if self._closed or give_up():
+                self._release_locked(n, client)
+                return False
+            return True
+
+    def _dispatch_locked(self) -> None:
+        while True:
+            turn = self._fair.next()
+            if turn is None or self._used + turn[1].threads > self.threads:
+                break
+            ask = self._fair.pop()
+            ask.granted = True
+            self._used += ask.threads
+        self._cond.notify_all()
+
+    def _release_locked(self, n: int, client: str) -> None:
+        self._used -= n
+        self._fair.finished(client)
+        self._dispatch_locked()
 
     def try_ponder(self, n: int) -> bool:
         with self._cond:
-            if (self._closed or self._waiting or self._used + n > self.threads
+            if (self._closed or self._fair.waiting or self._used + n > self.threads
                     or self._pondering + n > self.ponder_threads):
                 return False
             self._used += n
             self._pondering += n
             return True
 
-    def release(self, n: int, pondered: bool = False) -> None:
+    def release(self, n: int, pondered: bool = False, client: str = "") -> None:
+        """Give back a move's threads (of `client`, as acquired) or, with
+        `pondered`, threads `try_ponder` took."""
         with self._cond:
-            self._used -= n
             if pondered:
+                self._used -= n
                 self._pondering -= n
-            self._cond.notify_all()
+                self._dispatch_locked()
+            else:
+                self._release_locked(n, client)
 
     @property
     def move_waiting(self) -> bool:
-        return self._waiting > 0
+        return self._fair.waiting > 0
 
     def close(self) -> None:
         with self._cond:
@@ -250,8 +295,9 @@ class MatchHost(threading.Thread):
     def _bot_move(self, player: int, state, n: int) -> None:
         m = self.match
         bot = self.bots[player]
+        client = m.row.client           # whose fair share the move takes
         if not self.cpu.acquire(bot.threads, lambda: self.stop_event.is_set() or m.ended
-                                or len(m.steps) != n):
+                                or len(m.steps) != n, client):
             return
         error = None
         action = None
@@ -260,7 +306,7 @@ class MatchHost(threading.Thread):
             self._thinking = bot
             if m.ended or len(m.steps) != n or self.stop_event.is_set():
                 self._thinking = None
-                self.cpu.release(bot.threads)
+                self.cpu.release(bot.threads, client=client)
                 return
             # The bot's time runs from when it has CPU: waiting for the
             # server's bot share is not charged to it.
@@ -272,7 +318,7 @@ class MatchHost(threading.Thread):
             error = e
         finally:
             self._thinking = None
-            self.cpu.release(bot.threads)
+            self.cpu.release(bot.threads, client=client)
         with m.cond:
             if m.ended or len(m.steps) != n or self.stop_event.is_set():
                 return          # the match moved on (aborted, expired) or the server stops

@@ -17,7 +17,6 @@ from easel.v1 import matches_pb2 as pb
 from easel.v1 import matches_pb2_grpc as pb_grpc
 
 from .. import analysis
-from ..queue import client_of
 from ..errors import InvalidArgument, RequestError
 from .events import STATUS_NAMES, describe_step, match_info, watch
 from .manager import MatchManager
@@ -51,17 +50,6 @@ def _unary(fn):
     return handler
 
 
-def client_key(context) -> str:
-    """Who a request comes from, for the per-client limit: the bearer token's
-    hash when the call carries one, else the peer's address without its port."""
-    import hashlib
-    for key, value in context.invocation_metadata() or ():
-        if key == "authorization" and value:
-            return "token:" + hashlib.sha256(value.encode()).hexdigest()[:16]
-    peer = context.peer() or "unknown"
-    return peer.rsplit(":", 1)[0] if peer.count(":") >= 2 else peer
-
-
 _CHANCE = {pb.CHANCE_SOURCE_UNSPECIFIED: "server", pb.CHANCE_SOURCE_SERVER: "server",
            pb.CHANCE_SOURCE_TABLE: "table"}
 
@@ -89,7 +77,7 @@ class MatchesServicer(pb_grpc.MatchesServicer):
             seats.append(seat)
         m, tokens, creator, table = self.manager.create(
             request.game, seats, _CHANCE[request.chance], request.allow_hints,
-            client_key(context))
+            self.queue.clients.of(context))      # the per-client limit's key
         with m.cond:
             info = match_info(m)
         return pb.CreateMatchResponse(
@@ -186,10 +174,11 @@ class MatchesServicer(pb_grpc.MatchesServicer):
         plan = analysis.plan(request.settings, state.get_game(), self.engine_limits)
         left = context.time_remaining()
         deadline = None if left is None else time.monotonic() + left
-        control = self.queue.ticket(client_of(context))
+        client = self.queue.clients.of(context)
+        control = self.queue.ticket(client)
         if not context.add_callback(lambda: control.stop("cancelled")):
             control.stop("cancelled")
-        self.queue.acquire(client_of(context), deadline, control)   # the Engine's fair queue
+        self.queue.acquire(client, deadline, control)   # the Engine's fair queue
         try:
             result, _reason = analysis.suggest(plan, state, control, deadline)
         finally:

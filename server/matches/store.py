@@ -22,8 +22,10 @@ import hmac
 import json
 import os
 import sqlite3
+import stat
 import threading
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 SCHEMA_VERSION = 1
 
@@ -91,19 +93,107 @@ class StoreError(Exception):
     """The database cannot be used (wrong schema, unreadable file, in use)."""
 
 
+# Marks the file as an Easel match database (PRAGMA application_id, the
+# four bytes "EzMt"), so that another application's SQLite file is told from
+# ours before anything is written to it.
+APPLICATION_ID = 0x457A4D74
+# Files SQLite and the lock keep beside the database: each, if present, must
+# be a regular file (not a link: SQLite would write where it points).
+BESIDE = (".lock", "-wal", "-shm", "-journal")
+
+
+def _expected_columns() -> dict:
+    """{table: its columns as PRAGMA table_info lists them}, from SCHEMA."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(SCHEMA)
+        return _columns(db)
+    finally:
+        db.close()
+
+
+def _columns(db) -> dict:
+    names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table' "
+                                      "AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    # (name, declared type, not null, primary key position) of each column
+    return {t: db.execute('SELECT name, type, "notnull", pk FROM pragma_table_info(?)',
+                          (t,)).fetchall() for t in names}
+
+
+EXPECTED_COLUMNS = _expected_columns()
+
+
+def _uri(path: str, mode: str) -> str:
+    """A SQLite URI for a file path (a `?` or `#` in the name stays part of
+    it) opened in `mode`: ro, or rwc (read, write, create)."""
+    return f"file:{quote(os.path.abspath(path))}?mode={mode}"
+
+
+def _check_files(path: str) -> None:
+    """The database, if it exists, is a regular file (a device, a FIFO or a
+    directory is refused before anything is opened or created beside it);
+    so is each file beside it that exists (and none is a link)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise StoreError(f"{path}: cannot use it as the match database: {e.strerror}") from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise StoreError(f"{path}: not a regular file; give --db the path of a match "
+                         f"database file (it is created if missing)")
+    for suffix in BESIDE:
+        try:
+            st = os.lstat(path + suffix)
+        except FileNotFoundError:
+            continue
+        except OSError as e:
+            raise StoreError(f"{path}{suffix}: cannot check it: {e.strerror}") from None
+        if not stat.S_ISREG(st.st_mode):
+            raise StoreError(f"{path}{suffix}: not a regular file (SQLite or the server's "
+                             f"lock keeps a file of that name beside the database); move it "
+                             f"away")
+
+
+def _make_directory(path: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise StoreError(f"{path}: cannot create its directory {folder}: "
+                         f"{e.strerror or e}") from None
+
+
 def _lock_exclusively(lock_path: str):
     """One server per database: two would both resume the same open matches
     and play them twice. An advisory lock (flock) on a file beside the
     database, held while the store is open; the kernel drops it when the
     process dies, SIGKILL included, so a crash never leaves it stale."""
     import fcntl
-    f = open(lock_path, "a+")
+    database = lock_path[:-len(".lock")]
     try:
-        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+        # no link followed, no blocking open (a FIFO put there), not inherited
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+                     | os.O_CLOEXEC, 0o644)
+    except OSError as e:
+        raise StoreError(f"{lock_path}: cannot open the match database's lock file: "
+                         f"{e.strerror}") from None
+    f = os.fdopen(fd, "r+b")
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise StoreError(f"{lock_path}: not a regular file (the server's lock for "
+                             f"{database}); move it away")
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreError(f"{database}: the match database is in use by another server "
+                             f"(one server per database; give this one another --db)") from None
+        except OSError as e:
+            raise StoreError(f"{lock_path}: cannot lock the match database: "
+                             f"{e.strerror}") from None
+    except BaseException:
         f.close()
-        raise StoreError(f"{lock_path[:-5]}: the match database is in use by another server "
-                         f"(one server per database; give this one another --db)") from None
+        raise
     return f
 
 
@@ -150,43 +240,95 @@ class MatchRow:
 class Store:
     def __init__(self, path: str, synchronous: str = "NORMAL", read_only: bool = False):
         """read_only: for tools (export) beside a running server: no lock
-        taken, nothing written, the schema must already be there."""
+        taken, nothing written, the schema must already be there.
+
+        Refused with a StoreError of one line naming the file, before
+        anything is served or written: a path that is not a regular file
+        (or has a non-regular file beside it), a file that is not SQLite,
+        another application's database, a database that fails SQLite's
+        integrity check (damaged), a directory or lock that cannot be
+        created or taken."""
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError("synchronous must be FULL or NORMAL")
         self.path = path
         self._lockfile = None
         self._lock = threading.Lock()
+        memory = path == ":memory:"
+        if not memory:
+            _check_files(path)
         if read_only:
             if not os.path.exists(path):
                 raise StoreError(f"{path}: no such match database")
-            try:
-                self._db = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True,
-                                           isolation_level=None, check_same_thread=False,
-                                           timeout=30.0)
-                version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            except sqlite3.DatabaseError as e:
-                raise StoreError(f"{path}: cannot read the match database: {e}") from None
-            if version != SCHEMA_VERSION:
-                raise StoreError(f"{path}: not a match database of schema version "
-                                 f"{SCHEMA_VERSION} (found {version})")
-            return
-        if path != ":memory:":
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            target = _uri(path, "ro")
+        elif memory:
+            target = path
+        else:
+            _make_directory(path)
             self._lockfile = _lock_exclusively(path + ".lock")
+            target = _uri(path, "rwc")
         try:
-            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
-                                       timeout=30.0)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(f"PRAGMA synchronous={synchronous}")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
-                raise StoreError(f"{path}: match database schema version {version}; this "
-                                 f"server knows version {SCHEMA_VERSION}")
-            self._db.executescript(SCHEMA)
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            try:
+                self._db = sqlite3.connect(target, uri=not memory, isolation_level=None,
+                                           check_same_thread=False, timeout=30.0)
+                self._check(read_only)
+                if read_only:
+                    return
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute(f"PRAGMA synchronous={synchronous}")
+                self._db.execute("PRAGMA foreign_keys=ON")
+                # one transaction: a crash leaves no half-made schema
+                self._db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} "
+                                       f"PRAGMA user_version={SCHEMA_VERSION}; "
+                                       f"PRAGMA application_id={APPLICATION_ID}; COMMIT;")
+            except sqlite3.DatabaseError as e:
+                raise StoreError(f"{path}: cannot {'read' if read_only else 'open'} the match "
+                                 f"database: {e}") from None
+        except BaseException:
+            if getattr(self, "_db", None) is not None:
+                self._db.close()
+            if self._lockfile is not None:
+                self._lockfile.close()
+                self._lockfile = None
+            raise
+
+    def _check(self, read_only: bool) -> None:
+        """Refuse a damaged database and another application's file before
+        anything is written (the checks only read)."""
+        db, path = self._db, self.path
+        try:
+            problems = [r[0] for r in db.execute("PRAGMA quick_check(3)")]
         except sqlite3.DatabaseError as e:
-            raise StoreError(f"{path}: cannot open the match database: {e}") from None
+            # the header itself is not SQLite's: another kind of file, or a
+            # database damaged at its start
+            raise StoreError(f"{path}: not a SQLite database, or one damaged beyond reading "
+                             f"({e}); give --db another file") from None
+        if problems != ["ok"]:
+            found = [line.strip() for p in problems for line in p.splitlines()
+                     if line.strip() and not line.startswith("***")]
+            raise StoreError(f"{path}: the match database is damaged (SQLite's integrity "
+                             f"check: {'; '.join(found)[:160]}); refused. Keep a copy, recover "
+                             f"what it holds (sqlite3 {path} .recover) or give --db a new file")
+        app = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        found = _columns(db)
+        if app not in (0, APPLICATION_ID):
+            raise StoreError(f"{path}: a SQLite database of another application (application "
+                             f"id {app:#x}), not an Easel match database; give --db another "
+                             f"file")
+        if not found and version == 0:
+            if read_only:
+                raise StoreError(f"{path}: an empty database, not a match database yet")
+            return                      # a new database: the schema is written next
+        if app == APPLICATION_ID and version != SCHEMA_VERSION:
+            raise StoreError(f"{path}: match database schema version {version}; this "
+                             f"server knows version {SCHEMA_VERSION}")
+        # unmarked (made before the mark, or by someone else): ours only if it
+        # has exactly our tables, and no other schema version
+        if found != EXPECTED_COLUMNS or version not in (0, SCHEMA_VERSION):
+            tables = ", ".join(sorted(found)) or "none"
+            raise StoreError(f"{path}: not an Easel match database of schema version "
+                             f"{SCHEMA_VERSION} (its tables: {tables[:200]}; schema version "
+                             f"{version}); nothing was changed in it; give --db another file")
 
     def close(self) -> None:
         with self._lock:

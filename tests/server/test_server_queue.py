@@ -14,6 +14,7 @@ import pytest
 
 from easel.v1 import engine_pb2 as pb
 from easel.v1 import engine_pb2_grpc as pb_grpc
+from easel.server.analysis import Limits
 from easel.server.errors import Cancelled, DeadlineExceeded, ResourceExhausted, Unavailable
 from easel.server.queue import SearchQueue
 from easel.server.retry import SERVICE_CONFIG, SERVICE_CONFIG_JSON
@@ -245,28 +246,69 @@ def test_a_client_waiting_in_the_queue_can_give_up(make_server):
                 c.cancel()
 
 
-def test_fair_across_connections(make_server):
-    srv = make_server(max_concurrent_searches=1, max_waiting_searches=16,
-                      max_waiting_per_client=8)
-    # Two connections (channels with equal arguments would share one).
-    own = [("grpc.use_local_subchannel_pool", 1)]
-    a = grpc.insecure_channel(f"127.0.0.1:{srv.port}", options=own)
-    b = grpc.insecure_channel(f"127.0.0.1:{srv.port}", options=own)
+@pytest.fixture
+def named_server():
+    """A server with one search slot whose token list names clients a and b."""
+    from easel.server.service import build_server
+    srv = build_server(port=0, limits=Limits(max_concurrent_searches=1, max_waiting_searches=16,
+                                             max_waiting_per_client=8, max_threads=2),
+                       auth_token={"a": "token-of-a", "b": "token-of-b"}).start()
+    yield srv
+    srv.stop(grace=0)
+
+
+def _own_channel(port):
+    # a connection of its own (channels with equal arguments would share one)
+    return grpc.insecure_channel(f"127.0.0.1:{port}",
+                                 options=[("grpc.use_local_subchannel_pool", 1)])
+
+
+def test_fair_across_clients(named_server):
+    srv = named_server
+    a, b = _own_channel(srv.port), _own_channel(srv.port)
+    as_a = (("authorization", "Bearer token-of-a"),)
+    as_b = (("authorization", "Bearer token-of-b"),)
     try:
         sa, sb = pb_grpc.EngineStub(a), pb_grpc.EngineStub(b)
         futures = [sa.Suggest.future(pb.SuggestRequest(position=record("connect_four"),
                                                        settings=settings(seconds=0.15)),
-                                     timeout=60) for _ in range(5)]
+                                     timeout=60, metadata=as_a) for _ in range(5)]
         _wait_for(lambda: srv.queue.waiting() == 4)
         fb = sb.Suggest.future(pb.SuggestRequest(position=record("pig"),
-                                                 settings=settings(iterations=10)), timeout=60)
+                                                 settings=settings(iterations=10)), timeout=60,
+                               metadata=as_b)
         fb.result(timeout=30)
         done_a = sum(f.done() for f in futures)
         assert done_a <= 2        # B was served after at most A's running search (and one)
         for f in futures:
             f.result(timeout=30)
         order = list(srv.queue.granted_order)
-        assert len(set(order)) == 2 and order[1] != order[0]     # B right after A's first
+        assert order[:2] == ["token:a", "token:b"]     # B right after A's first
     finally:
         a.close()
         b.close()
+
+
+def test_a_new_connection_or_a_made_up_token_is_not_a_new_client(make_server):
+    """The per-client waiting limit holds for a client that opens more
+    connections and sends invented bearer headers (a server without tokens
+    counts clients by address)."""
+    srv = make_server(max_concurrent_searches=1, max_waiting_searches=16,
+                      max_waiting_per_client=2)
+    chans = [_own_channel(srv.port) for _ in range(3)]
+    calls = []
+    try:
+        slow = pb.SuggestRequest(position=record("connect_four"), settings=settings(seconds=20))
+        for ch in chans:
+            calls.append(pb_grpc.EngineStub(ch).Suggest.future(slow, timeout=60))
+            _wait_for(lambda: srv.queue.running() + srv.queue.waiting() == len(calls))
+        for ch in chans:
+            with pytest.raises(grpc.RpcError) as e:
+                pb_grpc.EngineStub(ch).Suggest(slow, timeout=10, metadata=(
+                    ("authorization", f"Bearer made-up-{id(ch)}"),))
+            assert e.value.code() == EXHAUSTED and "this client's" in e.value.details()
+    finally:
+        for c in calls:
+            c.cancel()
+        for ch in chans:
+            ch.close()

@@ -1,0 +1,259 @@
+"""Who a client is, for the per-client limits: the name of its token where
+the server has a token list, else its IP address -- never something a client
+mints for free (a made-up `authorization` header, a new connection). And a
+full server makes room by ending the longest-idle match of another client
+after a short grace, instead of refusing newcomers until the idle expiry."""
+from __future__ import annotations
+
+import os
+import secrets
+import time
+
+import grpc
+import pytest
+
+from easel.server.analysis import Limits
+from easel.server.auth import Clients, peer_key, read_tokens
+from easel.server.matches import MatchLimits, MatchManager, Store
+from easel.server.matches.errors import LimitReached
+from easel.server.service import build_server
+from easel.v1 import matches_pb2_grpc
+from match_helpers import assert_status, client, pb
+
+TWO_CLIENT_SEATS = [{"kind": "client"}, {"kind": "client"}]
+
+
+def create(stub, metadata=None):
+    return stub.CreateMatch(pb.CreateMatchRequest(game="connect_four",
+                                                  seats=[client(), client()]),
+                            timeout=30, metadata=metadata)
+
+
+def own_channel(address):
+    """A channel on a connection of its own (another source port)."""
+    ch = grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
+    grpc.channel_ready_future(ch).result(timeout=10)
+    return ch
+
+
+def test_made_up_bearer_headers_and_new_connections_are_the_same_client(serve):
+    served = serve(max_open_per_client=2, max_open_matches=50)
+    for _ in range(2):
+        create(served.matches, (("authorization", f"Bearer {secrets.token_hex(16)}"),))
+    for md in [(("authorization", f"Bearer {secrets.token_hex(16)}"),), None]:
+        with pytest.raises(grpc.RpcError) as e:
+            create(served.matches, md)
+        assert_status(e, grpc.StatusCode.RESOURCE_EXHAUSTED, "limit max_open_per_client")
+    other = own_channel(served.address)
+    try:
+        with pytest.raises(grpc.RpcError) as e:
+            create(matches_pb2_grpc.MatchesStub(other))
+        assert_status(e, grpc.StatusCode.RESOURCE_EXHAUSTED, "limit max_open_per_client")
+    finally:
+        other.close()
+    assert served.manager.open_count() == 2
+
+
+@pytest.fixture
+def named(tmp_path):
+    """A Matches server whose token list names two clients."""
+    manager = MatchManager(Store(str(tmp_path / "named.sqlite3")),
+                           MatchLimits(bot_threads=1, max_open_per_client=1), Limits()).start()
+    srv = build_server(port=0, matches=manager,
+                       auth_token={"alice": "tok-alice-1234", "bob": "tok-bob-5678"}).start()
+    ch = grpc.insecure_channel(f"127.0.0.1:{srv.port}")
+    yield matches_pb2_grpc.MatchesStub(ch), manager
+    ch.close()
+    srv.stop(grace=0)
+    manager.store.close()
+
+
+def test_a_token_list_counts_each_client_by_its_name(named):
+    stub, manager = named
+    alice = (("authorization", "Bearer tok-alice-1234"),)
+    bob = (("authorization", "Bearer tok-bob-5678"),)
+    create(stub, alice)
+    with pytest.raises(grpc.RpcError) as e:
+        create(stub, alice)
+    assert_status(e, grpc.StatusCode.RESOURCE_EXHAUSTED, "limit max_open_per_client")
+    create(stub, bob)                       # same address, another name: its own count
+    for md in [None, (("authorization", "Bearer tok-carol"),)]:
+        with pytest.raises(grpc.RpcError) as e:
+            create(stub, md)                # a token the server did not issue: no bucket
+        assert e.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert sorted(manager._clients.values()) == ["token:alice", "token:bob"]
+
+
+class _Context:
+    def __init__(self, peer, metadata=()):
+        self._peer, self._metadata = peer, metadata
+
+    def peer(self):
+        return self._peer
+
+    def invocation_metadata(self):
+        return self._metadata
+
+
+def test_client_identity():
+    assert peer_key("ipv4:10.0.0.7:51234") == peer_key("ipv4:10.0.0.7:40000") == "ipv4:10.0.0.7"
+    assert peer_key("ipv6:[2001:db8::5]:443") == peer_key("ipv6:%5B2001:db8::ffff%5D:1") \
+        == "ipv6:2001:db8::/64"                 # one host's /64 is one client
+    assert peer_key("ipv6:[::ffff:10.0.0.7]:9") == "ipv4:10.0.0.7"
+    assert peer_key("unix:/run/easel.sock") == "unix:/run/easel.sock"
+    anyone = Clients()
+    assert anyone.of(_Context("ipv4:1.2.3.4:5", (("authorization", "Bearer x"),))) == \
+        "ipv4:1.2.3.4"
+    listed = Clients({"ci": "t0ken"})
+    assert listed.of(_Context("ipv4:1.2.3.4:5", (("authorization", "Bearer t0ken"),))) == \
+        "token:ci"
+    assert listed.of(_Context("ipv4:1.2.3.4:5", (("authorization", "Bearer other"),))) == \
+        "ipv4:1.2.3.4"
+
+
+def test_read_tokens_names_the_line_never_the_token(tmp_path):
+    path = tmp_path / "tokens"
+    path.write_text("# clients\nalice  s3cret-a\n\nbob s3cret-b\n")
+    assert read_tokens(str(path)) == {"alice": "s3cret-a", "bob": "s3cret-b"}
+    for text, message in [("alice s3cret-a\nbob s3cret-a\n", "line 2: the same token as line 1"),
+                          ("alice s3cret-a\nalice s3cret-b\n", "line 2: the name 'alice'"),
+                          ("alice\n", "line 1: write 'NAME TOKEN'"),
+                          ("al/ce s3cret-a\n", "line 1: a name is"),
+                          ("# nobody\n", "lists no token")]:
+        path.write_text(text)
+        with pytest.raises(ValueError, match=message) as e:
+            read_tokens(str(path))
+        assert "s3cret" not in str(e.value)
+
+
+# -- a full server ------------------------------------------------------------------------
+
+@pytest.fixture
+def manager(tmp_path):
+    made = []
+
+    def make(**limits):
+        m = MatchManager(Store(str(tmp_path / f"full{len(made)}.sqlite3")),
+                         MatchLimits(**{"bot_threads": 1, **limits}), Limits()).start()
+        made.append(m)
+        return m
+
+    yield make
+    for m in made:
+        m.stop()
+        m.store.close()
+
+
+def backdate(m, seconds):
+    with m.cond:
+        m.updated_at -= seconds
+
+
+def test_a_full_server_ends_the_longest_idle_match_of_another_client(manager):
+    mgr = manager(max_open_matches=2, max_open_per_client=5, idle_grace=30)
+    mgr._started_at -= 3600                 # the server has been up an hour
+    older, _, _, _ = mgr.create("connect_four", TWO_CLIENT_SEATS, "server", False, "A")
+    newer, _, _, _ = mgr.create("connect_four", TWO_CLIENT_SEATS, "server", False, "A")
+    backdate(older, 100)
+    backdate(newer, 50)
+    m, _, _, _ = mgr.create("connect_four", TWO_CLIENT_SEATS, "server", False, "B")
+    assert older.status == "expired" and "evicted" in older.result["detail"]
+    assert newer.status == "in_progress" and mgr.evicted == 1
+    assert sorted(mgr._clients.values()) == ["A", "B"]
+    assert mgr.store.load(older.id).status == "expired"       # committed
+    # A's own idle match is not ended to make room for A
+    with pytest.raises(LimitReached, match="max_open_matches"):
+        mgr.create("connect_four", TWO_CLIENT_SEATS, "server", False, "A")
+
+
+def test_a_full_server_refuses_until_the_grace_has_passed_and_says_when(manager):
+    mgr = manager(max_open_matches=1, idle_grace=30)
+    mgr._started_at -= 3600
+    first, _, _, _ = mgr.create("connect_four", TWO_CLIENT_SEATS, "server", False, "A")
+    backdate(first, 10)
+    with pytest.raises(LimitReached, match=r"max_open_matches: .* in 20 s; retry then"):
+        mgr.create("connect_four", TWO_CLIENT_SEATS, "server", False, "B")
+    assert first.status == "in_progress"
+    backdate(first, 25)
+    mgr.create("connect_four", TWO_CLIENT_SEATS, "server", False, "B")
+    assert first.status == "expired"
+
+
+def test_time_the_server_was_down_is_not_idle_time(manager):
+    mgr = manager(max_open_matches=1, idle_grace=30)
+    first, _, _, _ = mgr.create("connect_four", TWO_CLIENT_SEATS, "server", False, "A")
+    backdate(first, 3600)                   # its last step was before this server started
+    with pytest.raises(LimitReached, match="max_open_matches"):
+        mgr.create("connect_four", TWO_CLIENT_SEATS, "server", False, "B")
+
+
+def test_a_match_whose_bot_is_to_move_is_not_idle(manager):
+    mgr = manager(max_open_matches=1, idle_grace=30)
+    mgr._started_at -= 3600
+    assert mgr.cpu.acquire(1, lambda: False, "elsewhere")     # the bot waits for CPU
+    try:
+        busy, _, _, _ = mgr.create("connect_four", [{"kind": "bot", "bot": "random"},
+                                                    {"kind": "client"}], "server", False, "A")
+        backdate(busy, 3600)
+        with pytest.raises(LimitReached, match="none waits for its client"):
+            mgr.create("connect_four", TWO_CLIENT_SEATS, "server", False, "B")
+        assert busy.status == "in_progress"
+    finally:
+        mgr.cpu.release(1, client="elsewhere")
+
+
+def test_idle_grace_is_a_serve_option(tmp_path):
+    from easel.server.cli import build_parser
+    from easel.server.matches import options
+    args = build_parser().parse_args(["serve", "--db", str(tmp_path / "x.sqlite3"),
+                                      "--match-idle-grace", "5", "--max-open-matches", "3"])
+    mgr = options.build_manager(args, Limits())
+    try:
+        assert mgr.limits.idle_grace == 5 and mgr.limits.max_open_matches == 3
+    finally:
+        mgr.stop()
+        mgr.store.close()
+    with pytest.raises(ValueError, match="limit idle_grace must be positive"):
+        MatchLimits(idle_grace=0)
+
+
+def test_a_full_server_makes_room_over_grpc(serve):
+    served = serve(max_open_matches=1, idle_grace=0.2)
+    served.manager._started_at -= 3600
+    made = create(served.matches)
+    served.manager._clients[made.match_id] = "someone else"
+    time.sleep(0.3)                                      # past the grace (not a timing test:
+    create(served.matches)                               # the match idles for ever)
+    got = served.matches.GetMatch(pb.GetMatchRequest(match_id=made.match_id), timeout=10)
+    assert got.match.status == pb.MATCH_STATUS_EXPIRED
+    assert "evicted" in got.match.result.detail
+
+
+
+
+def test_serve_reads_a_token_list_and_refuses_mistakes_in_one_line(tmp_path, capsys):
+    from easel.server.cli import main
+    one, many = tmp_path / "token", tmp_path / "tokens"
+    one.write_text("s3cret-one\n")
+    many.write_text("alice s3cret-a\nbob s3cret-a\n")
+    base = ["serve", "--port", "0", "--no-matches"]
+    for extra, message in [(["--auth-tokens-file", str(many)], "line 2: the same token"),
+                           (["--auth-token-file", str(one), "--auth-tokens-file", str(many)],
+                            "not both")]:
+        assert main(base + extra) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and message in err[0] and "s3cret" not in err[0], err
+
+
+def test_token_and_key_files_must_be_small_regular_files(tmp_path, capsys):
+    from easel.server.cli import main
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * (2 << 20))
+    for flag, path, message in [("--auth-tokens-file", fifo, "not a regular file"),
+                                ("--auth-token-file", "/dev/zero", "not a regular file"),
+                                ("--auth-tokens-file", big, "is over")]:
+        assert main(["serve", "--port", "0", "--no-matches", flag, str(path)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and message in err[0], err

@@ -1,0 +1,179 @@
+"""The match database's file: a damaged database, a path that is not a
+regular file, another application's SQLite file, and a path that cannot be
+created or locked are all refused before anything is served, each with one
+line naming the file (and `easel serve` exits 2), and nothing is written to a
+file that is not a match database."""
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import sqlite3
+import time
+
+import pytest
+
+from easel.server.cli import main
+from easel.server.matches.store import MatchRow, SeatRow, Store, StepRow, StoreError
+
+
+def fill(path: str, matches: int = 40, steps: int = 60) -> None:
+    """A real match database of a few hundred KB (many pages)."""
+    store = Store(path)
+    now = time.time()
+    for i in range(matches):
+        row = MatchRow(id=f"m{i:04d}", game="connect_four", status="in_progress",
+                       chance="server", allow_hints=False, seed=os.urandom(32),
+                       creator_hash=os.urandom(32), table_hash=None, client="ipv4:127.0.0.1",
+                       created_at=now, updated_at=now,
+                       seats=[SeatRow(0, "client", "", "a" * 40, os.urandom(32), 0, 0, 0),
+                              SeatRow(1, "client", "", "b" * 40, os.urandom(32), 0, 0, 0)])
+        store.create(row)
+        for n in range(steps):
+            store.append_step(row.id, StepRow(n, n % 7, n % 2, "client", now))
+    store.close()
+
+
+def sql(path: str, *statements: str) -> None:
+    """Run statements on a SQLite file as another program would."""
+    con = sqlite3.connect(path)
+    for statement in statements:
+        con.execute(statement)
+    con.commit()
+    con.close()
+
+
+def digest(path: str) -> str:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def serve_fails(db: str, capsys, *fragments) -> str:
+    """`easel serve --db DB` refuses at start: exit 2, one line naming it."""
+    assert main(["serve", "--port", "0", "--db", str(db)]) == 2
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("easel serve: error: "), err
+    for f in fragments:
+        assert f in lines[0], lines[0]
+    assert "listening" not in out
+    return lines[0]
+
+
+def test_a_damaged_database_is_refused_at_start(tmp_path, capsys):
+    db = str(tmp_path / "matches.sqlite3")
+    fill(db)
+    size = os.path.getsize(db)
+    assert size > 64 * 1024
+    with open(db, "r+b") as f:                     # 8 KB of noise in the middle
+        f.seek(size // 2)
+        f.write(random.Random(8).randbytes(8192))
+    with pytest.raises(StoreError, match="damaged"):
+        Store(db)
+    line = serve_fails(db, capsys, db, "damaged")
+    assert "Traceback" not in line
+    # the read-only tools refuse it too, with one line
+    assert main(["matches", "list", "--db", db]) == 2
+    assert "damaged" in capsys.readouterr().err
+
+
+def test_an_intact_database_still_opens(tmp_path):
+    db = str(tmp_path / "matches.sqlite3")
+    fill(db, matches=3, steps=5)
+    store = Store(db)
+    assert len(store.open_ids()) == 3 and len(store.load("m0001").steps) == 5
+    store.close()
+    ro = Store(db, read_only=True)
+    assert len(ro.open_ids()) == 3
+    ro.close()
+
+
+def test_a_database_of_an_older_build_without_the_application_id_opens(tmp_path):
+    db = str(tmp_path / "matches.sqlite3")
+    fill(db, matches=2, steps=3)
+    sql(db, "PRAGMA application_id=0")
+    store = Store(db)
+    assert len(store.open_ids()) == 2
+    store.close()
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA application_id").fetchone()[0] != 0     # marked as ours now
+    con.close()
+
+
+@pytest.mark.parametrize("path", ["/dev/null", "/dev/zero"])
+def test_a_device_is_refused_and_nothing_is_created_beside_it(path, capsys):
+    beside = [path + suffix for suffix in (".lock", "-journal", "-wal", "-shm")]
+    there = {p for p in beside if os.path.lexists(p)}
+    try:
+        with pytest.raises(StoreError, match="not a regular file"):
+            Store(path)
+        serve_fails(path, capsys, path, "not a regular file")
+        assert {p for p in beside if os.path.lexists(p)} == there
+    finally:
+        for p in beside:                  # clean up after a server that made them
+            if p not in there and os.path.lexists(p):
+                os.remove(p)
+
+
+def test_a_directory_and_a_fifo_are_refused(tmp_path, capsys):
+    serve_fails(tmp_path, capsys, "not a regular file")
+    fifo = tmp_path / "fifo.sqlite3"
+    os.mkfifo(fifo)
+    serve_fails(fifo, capsys, "not a regular file")          # without blocking on it
+    with pytest.raises(StoreError, match="not a regular file"):
+        Store(str(fifo), read_only=True)
+
+
+def test_files_beside_the_database_must_be_regular_too(tmp_path, capsys):
+    db = tmp_path / "matches.sqlite3"
+    os.mkfifo(str(db) + ".lock")                  # open() on it would block for ever
+    serve_fails(db, capsys, ".lock", "not a regular file")
+    os.remove(str(db) + ".lock")
+    target = tmp_path / "elsewhere"
+    os.symlink(target, str(db) + "-wal")          # would make SQLite write elsewhere
+    serve_fails(db, capsys, "-wal", "not a regular file")
+    assert not target.exists()
+
+
+def test_another_applications_sqlite_file_is_left_alone(tmp_path, capsys):
+    db = str(tmp_path / "app.sqlite3")
+    sql(db, "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)",
+        "INSERT INTO users (name) VALUES ('ada')")
+    before = digest(db)
+    with pytest.raises(StoreError, match="not an Easel match database"):
+        Store(db)
+    serve_fails(db, capsys, db, "not an Easel match database", "users")
+    assert digest(db) == before
+    con = sqlite3.connect(db)
+    tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    con.close()
+    assert tables == {"users"}                    # no match tables added
+
+
+def test_a_foreign_file_with_our_table_names_is_refused(tmp_path):
+    db = str(tmp_path / "look-alike.sqlite3")
+    sql(db, "CREATE TABLE matches (id TEXT PRIMARY KEY, score INTEGER)", "PRAGMA user_version=1")
+    with pytest.raises(StoreError, match="not an Easel match database"):
+        Store(db)
+    sql(db, "PRAGMA application_id=1234")
+    with pytest.raises(StoreError, match="another application"):
+        Store(db)
+
+
+def test_a_path_that_cannot_be_created_or_locked_is_one_line(tmp_path, capsys):
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    serve_fails(afile / "sub" / "matches.sqlite3", capsys, "matches.sqlite3")
+    db = tmp_path / "matches.sqlite3"
+    os.mkdir(str(db) + ".lock")                   # the lock cannot be opened
+    line = serve_fails(db, capsys, ".lock")
+    assert "in use" not in line
+    assert not db.exists()
+
+
+def test_a_file_that_is_not_sqlite_at_all_is_refused(tmp_path, capsys):
+    db = tmp_path / "notes.txt"
+    db.write_text("some notes, not a database\n" * 100)
+    before = digest(str(db))
+    serve_fails(db, capsys, str(db), "not")
+    assert digest(str(db)) == before
