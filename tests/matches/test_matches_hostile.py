@@ -372,11 +372,42 @@ def test_analyze_streams_have_their_own_slots(make_engine):
     with pytest.raises(grpc.RpcError) as e:
         next(stub.Analyze(analyze_request(iterations=100), timeout=10))
     assert_status(e, EXHAUSTED, "limit max_analyze_streams")
-    # the first stops reading: its search slot and stream slot come back
-    _wait(lambda: srv.running_searches() == 0 and srv.streams.held("max_analyze_streams") == 0,
-          60)
+    first.cancel()              # its search slot and stream slot come back
+    _wait(lambda: srv.running_searches() == 0 and srv.streams.held("max_analyze_streams") == 0)
     assert list(stub.Analyze(analyze_request(iterations=100), timeout=30))[-1].final
-    first.cancel()
+
+
+class _Context:
+    def __init__(self):
+        self.cancelled = False
+
+    def cancel(self):
+        self.cancelled = True
+
+
+def test_the_watchdog_ends_streams_whose_clients_stopped_reading():
+    """The decisions of server/streams.py's watchdog, at given times."""
+    from easel.server.errors import LimitReached
+    from easel.server.streams import StreamGuard
+    guard = StreamGuard(stall_seconds=5.0)
+    reading, stalled, idle = _Context(), _Context(), _Context()
+    a = guard.open(reading, [("max_x", None, 3, "x streams")])
+    b = guard.open(stalled, [("max_x", None, 3, "x streams")])
+    c = guard.open(idle, [("max_x", None, 3, "x streams")], idle_seconds=2.0)
+    with pytest.raises(LimitReached, match="limit max_x: 3 x streams open"):
+        guard.open(_Context(), [("max_x", None, 3, "x streams")])
+    sent = iter(guard.sending(b, iter([1, 2])))
+    assert next(sent) == 1 and b.sending_since is not None       # handed over, not taken
+    c.reading_since = b.sending_since
+    now = b.sending_since
+    assert guard.check(now + 1.0) == 0
+    assert guard.check(now + 3.0) == 1 and idle.cancelled and c.cancelled
+    assert guard.check(now + 6.0) == 2 and stalled.cancelled and not reading.cancelled
+    assert next(sent, None) is None                                # ends once resumed
+    for t in (a, b, c):
+        guard.close(t)
+    assert guard.held("max_x") == 0
+    guard.stop()
 
 
 def analyze_request(iterations: int) -> epb.AnalyzeRequest:
