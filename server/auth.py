@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import logging
 import os
 import re
 import stat
@@ -36,6 +37,10 @@ from collections.abc import Mapping
 from urllib.parse import unquote
 
 import grpc
+
+from .errors import quote
+
+log = logging.getLogger("easel.server")
 
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
 
@@ -176,12 +181,18 @@ def channel_credentials(ca: str | None = None, cert: str | None = None, key: str
         certificate_chain=read_file(cert, "TLS certificate") if cert else None)
 
 
-def _deny(handler, message):
-    def unary(request, context):
+def _deny(handler, message, method):
+    def refuse(context):
+        # the method path is the client's text (any path reaches here)
+        log.info("%s status=UNAUTHENTICATED peer=%s", quote(method, 80),
+                 quote(context.peer(), 60))
         context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
 
+    def unary(request, context):
+        refuse(context)
+
     def stream(request, context):
-        context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
+        refuse(context)
         yield  # pragma: no cover  (makes this a generator)
 
     if handler.request_streaming and handler.response_streaming:
@@ -221,4 +232,4 @@ class BearerTokenInterceptor(grpc.ServerInterceptor):
         if handler is None:
             return None
         return _deny(handler, "this server requires 'authorization: Bearer <token>' metadata; "
-                              "the call had none or a wrong token")
+                              "the call had none or a wrong token", details.method)

@@ -68,6 +68,14 @@ class ResourceExhausted(RequestError):
         self.retry_after = retry_after
 
 
+class LimitReached(ResourceExhausted):
+    """A server limit: the message names it ("limit max_open_matches: ...")."""
+
+    def __init__(self, limit: str, message: str, retry_after: float | None = None):
+        super().__init__("", f"limit {limit}: {message}", retry_after)
+        self.limit = limit
+
+
 class Unauthenticated(RequestError):
     """No valid bearer token."""
     code = grpc.StatusCode.UNAUTHENTICATED

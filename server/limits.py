@@ -9,6 +9,13 @@ weaker search than it asked for without knowing. Searches beyond
 `max_waiting_searches` in all and `max_waiting_per_client` from one client
 (its token's name with a token list, else its IP address: server/auth.py
 `Clients`); beyond, RESOURCE_EXHAUSTED with a retry delay.
+
+Long-lived calls have slots of their own (server/streams.py): Analyze
+streams, health Watch streams and reflection streams, each kind at most its
+limit at once, so that they can never take the worker threads unary calls
+need. A stream whose client takes no message for `stream_stall_seconds` is
+ended (its slot comes back), and so is a reflection stream that sends no
+request for `reflection_idle_seconds`.
 """
 from __future__ import annotations
 
@@ -31,15 +38,22 @@ class Limits:
     max_data_bytes: int = 1 << 20          # a data file a game option names
     replay_cache_entries: int = 256        # replayed records kept (0: no cache)
     replay_cache_steps: int = 400_000      # steps held by all cached records
+    max_analyze_streams: int = 16          # Analyze streams open at once
+    max_health_watches: int = 128          # health Watch streams open at once (no thread each)
+    max_reflection_streams: int = 8        # reflection streams open at once
+    reflection_idle_seconds: float = 60.0  # a reflection stream with no request this long ends
+    stream_stall_seconds: float = 30.0     # a stream whose client takes nothing this long ends
 
     def __post_init__(self):
         for name in ("max_iterations", "max_concurrent_searches", "max_threads",
                      "max_message_bytes", "default_iterations", "default_report_ms",
-                     "default_report_candidates", "max_data_bytes", "max_waiting_per_client"):
+                     "default_report_candidates", "max_data_bytes", "max_waiting_per_client",
+                     "max_analyze_streams", "max_health_watches", "max_reflection_streams"):
             if getattr(self, name) < 1:
                 raise ValueError(f"limit {name} must be at least 1")
         for name in ("max_waiting_searches", "replay_cache_entries", "replay_cache_steps"):
             if getattr(self, name) < 0:
                 raise ValueError(f"limit {name} must be at least 0")
-        if not self.max_seconds > 0:
-            raise ValueError("limit max_seconds must be positive")
+        for name in ("max_seconds", "reflection_idle_seconds", "stream_stall_seconds"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"limit {name} must be positive")

@@ -6,13 +6,21 @@ under another package name (field for field), so v1 is served by the same
 servicer, its descriptors made from v1alpha's by renaming the package and
 registered in the default pool, so that reflection describes itself too.
 
-    enable(server, ["easel.v1.Engine", "grpc.health.v1.Health"])
+A reflection stream is bidirectional and holds a worker thread while open,
+idle or not: each takes one of `Limits.max_reflection_streams` slots
+(server/streams.py; refusals name the limit), one that sends no request for
+`Limits.reflection_idle_seconds` is ended, and requests are decoded
+leniently (bad bytes are INVALID_ARGUMENT, not INTERNAL).
+
+    enable(server, ["easel.v1.Engine", "grpc.health.v1.Health"], guard, limits)
 """
 from __future__ import annotations
 
 import grpc
 from google.protobuf import descriptor_pb2, descriptor_pool
 from grpc_reflection.v1alpha import reflection, reflection_pb2
+
+from .rpc import decoded, decoder, streaming
 
 V1ALPHA = reflection.SERVICE_NAME                    # grpc.reflection.v1alpha.ServerReflection
 V1 = "grpc.reflection.v1.ServerReflection"
@@ -44,14 +52,33 @@ def _register_v1_descriptor() -> None:
     pool.Add(fdp)
 
 
-def enable(server, service_names) -> None:
-    """Serve reflection v1 and v1alpha for `service_names` (and themselves)."""
+class BoundedReflection:
+    def __init__(self, names, guard, limits):
+        self.servicer = reflection.ReflectionServicer(names)
+        self.streams = guard
+        self.limits = limits
+
+    @streaming("ServerReflectionInfo")
+    def ServerReflectionInfo(self, request_iterator, context):
+        with self.streams.slot(context, [("max_reflection_streams", None,
+                                          self.limits.max_reflection_streams,
+                                          "reflection streams")],
+                               idle_seconds=self.limits.reflection_idle_seconds) as ticket:
+            requests = decoded(self.streams.reading(ticket, request_iterator))
+            yield from self.streams.sending(
+                ticket, self.servicer.ServerReflectionInfo(requests, context))
+
+
+def enable(server, service_names, guard, limits) -> None:
+    """Serve reflection v1 and v1alpha for `service_names` (and themselves),
+    its streams bounded by `guard` (a server.streams.StreamGuard) and
+    `limits` (server.limits.Limits)."""
     _register_v1_descriptor()
     names = tuple(service_names) + (V1ALPHA, V1)
-    servicer = reflection.ReflectionServicer(names)
+    servicer = BoundedReflection(names, guard, limits)
     handler = grpc.stream_stream_rpc_method_handler(
         servicer.ServerReflectionInfo,
-        request_deserializer=reflection_pb2.ServerReflectionRequest.FromString,
+        request_deserializer=decoder(reflection_pb2.ServerReflectionRequest),
         response_serializer=reflection_pb2.ServerReflectionResponse.SerializeToString)
     server.add_generic_rpc_handlers([
         grpc.method_handlers_generic_handler(V1ALPHA, {"ServerReflectionInfo": handler}),

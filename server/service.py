@@ -16,20 +16,20 @@ Shared between calls: the read-only game registry, the search queue
 
 Building blocks reused by other services on the same server (hosted
 matches): `EngineServer.queue`, `EngineServer.limits`, `EngineServer.files`,
-`build_grpc_server` (TLS, token, reflection, health), `unary`/`streaming`
-(error mapping and the access log) and `queue.clients` (who a call comes from:
-the fairness key and the per-client limits).
+`EngineServer.streams` (the long-lived calls' slots, server/streams.py),
+`build_grpc_server` (TLS, token), `worker_count`, and from server/rpc.py
+`unary`/`streaming` (error mapping and the access log) and `lenient_handlers`;
+`queue.clients` (who a call comes from: the fairness key and the per-client
+limits).
 """
 from __future__ import annotations
 
-import functools
 import logging
 import time
 from concurrent import futures
 
 import grpc
-from google.protobuf.message import DecodeError
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
 
 from easel.v1 import engine_pb2 as pb
 from easel.v1 import engine_pb2_grpc as pb_grpc
@@ -37,10 +37,14 @@ from easel.v1 import engine_pb2_grpc as pb_grpc
 from . import analysis, positions, reflection
 from .auth import BearerTokenInterceptor, Clients
 from .datafiles import DataFiles
-from .errors import InvalidArgument, RequestError, ResourceExhausted, bounded, quote
+from .errors import InvalidArgument, quote
+from .health import add_health
 from .limits import Limits
 from .queue import SearchQueue
 from .replay_cache import ReplayCache
+from .rpc import (Undecodable, abort_with, check_decoded, lenient_handlers, streaming,  # noqa: F401
+                  unary)
+from .streams import StreamGuard
 
 log = logging.getLogger("easel.server")
 
@@ -52,47 +56,15 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Engine"].full_name
 HEALTH_NAME = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
 
 
-class Undecodable:
-    """A request whose bytes did not parse (bad UTF-8, nesting too deep):
-    handed to the handler, which answers INVALID_ARGUMENT."""
-
-    def __init__(self, error: Exception):
-        self.error = error
-
-    def HasField(self, name):      # the access log reads requests
-        return False
-
-
-def _decoder(message_class):
-    def decode(data: bytes):
-        try:
-            return message_class.FromString(data)
-        except (DecodeError, RecursionError, ValueError) as e:
-            return Undecodable(e)
-    return decode
-
-
-def _check_decoded(request) -> None:
-    if isinstance(request, Undecodable):
-        raise InvalidArgument("", "the request could not be decoded as its protobuf message "
-                                  f"(e.g. bad UTF-8 in a string, or nesting too deep): "
-                                  f"{quote(str(request.error), 120)}")
-
-
 def _game_of(request) -> str:
     """The game string a request names, for the log (quoted, short)."""
-    try:
-        if isinstance(request, Undecodable):
-            return "-"
-        if hasattr(request, "game") and isinstance(request.game, str):
-            return quote(request.game, 40)
-        pos = getattr(request, "position", None)
-        if pos is None:
-            return "-"
-        form = pos.WhichOneof("form")
-        return quote(getattr(pos, form).game, 40) if form else "-"
-    except Exception:
-        return "?"
+    if hasattr(request, "game") and isinstance(request.game, str):
+        return quote(request.game, 40)
+    pos = getattr(request, "position", None)
+    if pos is None:
+        return "-"
+    form = pos.WhichOneof("form")
+    return quote(getattr(pos, form).game, 40) if form else "-"
 
 
 def _budget_of(request) -> str:
@@ -110,72 +82,9 @@ def _budget_of(request) -> str:
     return ",".join(parts) or "default"
 
 
-def _status_of(method, error: Exception, context):
-    if isinstance(error, RequestError):
-        if isinstance(error, ResourceExhausted) and error.retry_after is not None:
-            context.set_trailing_metadata(
-                [("grpc-retry-pushback-ms", str(max(1, int(error.retry_after * 1000))))])
-        return error.code, str(error)
-    log.exception("%s: internal error", method)
-    return grpc.StatusCode.INTERNAL, bounded(f"internal error (a bug; please report it with "
-                                             f"the request): {type(error).__name__}: {error}")
-
-
-def _log(method, request, context, started, code):
-    log.info("%s game=%s budget=%s status=%s duration_ms=%.1f peer=%s", method,
-             _game_of(request), _budget_of(request), code.name,
-             (time.perf_counter() - started) * 1e3, quote(context.peer(), 60))
-
-
-def unary(method):
-    def wrap(fn):
-        @functools.wraps(fn)
-        def handler(self, request, context):
-            started = time.perf_counter()
-            code = grpc.StatusCode.OK
-            try:
-                _check_decoded(request)
-                return fn(self, request, context)
-            except Exception as e:     # every error becomes a status, never a crash
-                code, message = _status_of(method, e, context)
-                context.abort(code, message)
-            finally:
-                if code == grpc.StatusCode.OK and not context.is_active():
-                    code = (grpc.StatusCode.DEADLINE_EXCEEDED
-                            if _deadline_passed(context) else grpc.StatusCode.CANCELLED)
-                _log(method, request, context, started, code)
-        return handler
-    return wrap
-
-
-def streaming(method):
-    def wrap(fn):
-        @functools.wraps(fn)
-        def handler(self, request, context):
-            started = time.perf_counter()
-            code = grpc.StatusCode.OK
-            try:
-                _check_decoded(request)
-                yield from fn(self, request, context)
-            except GeneratorExit:      # the stream was closed under us (cancel, deadline)
-                code = grpc.StatusCode.CANCELLED
-                raise
-            except Exception as e:
-                code, message = _status_of(method, e, context)
-                context.abort(code, message)
-            finally:
-                if code == grpc.StatusCode.OK and not context.is_active():
-                    code = grpc.StatusCode.CANCELLED
-                if code == grpc.StatusCode.CANCELLED and _deadline_passed(context):
-                    code = grpc.StatusCode.DEADLINE_EXCEEDED
-                _log(method, request, context, started, code)
-        return handler
-    return wrap
-
-
-def _deadline_passed(context) -> bool:
-    left = context.time_remaining()
-    return left is not None and left <= 0
+def engine_fields(request) -> str:
+    """The Engine's part of an access-log line."""
+    return f"game={_game_of(request)} budget={_budget_of(request)}"
 
 
 def _deadline(context) -> float | None:
@@ -185,17 +94,18 @@ def _deadline(context) -> float | None:
 
 class EngineServicer(pb_grpc.EngineServicer):
     def __init__(self, limits: Limits, queue: SearchQueue, files: DataFiles,
-                 cache: ReplayCache | None):
+                 cache: ReplayCache | None, streams: StreamGuard | None = None):
         self.limits = limits
         self.queue = queue
         self.files = files
         self.cache = cache
+        self.streams = streams or StreamGuard(limits.stream_stall_seconds)
 
-    @unary("ListGames")
+    @unary("ListGames", engine_fields)
     def ListGames(self, request, context):
         return pb.ListGamesResponse(games=positions.list_games(self.files))
 
-    @unary("NewGame")
+    @unary("NewGame", engine_fields)
     def NewGame(self, request, context):
         game = positions.load_game(request.game, "game", self.files)
         state = game.new_initial_state()
@@ -210,13 +120,13 @@ class EngineServicer(pb_grpc.EngineServicer):
                                               "or 'notation'")
         return positions.resolve_position(request.position, "position", self.files, self.cache)
 
-    @unary("LegalActions")
+    @unary("LegalActions", engine_fields)
     def LegalActions(self, request, context):
         state, record, _ = self._position(request)
         return pb.LegalActionsResponse(position=_info(state, record),
                                        actions=positions.legal_actions(state))
 
-    @unary("ApplyAction")
+    @unary("ApplyAction", engine_fields)
     def ApplyAction(self, request, context):
         state, record, _ = self._position(request)
         steps = ([("action", request.action)] if request.HasField("action") else [])
@@ -235,7 +145,7 @@ class EngineServicer(pb_grpc.EngineServicer):
             control.stop("cancelled")
         return self.queue.acquire(client, _deadline(context), control)
 
-    @unary("Suggest")
+    @unary("Suggest", engine_fields)
     def Suggest(self, request, context):
         state, record, turn_start = self._position(request)
         analysis.check_searchable(state)
@@ -273,8 +183,16 @@ class EngineServicer(pb_grpc.EngineServicer):
         return pb.SuggestResponse(analysis=result, position=_info(state, record),
                                   stop_reason=reason)
 
-    @streaming("Analyze")
+    @streaming("Analyze", engine_fields)
     def Analyze(self, request, context):
+        # Its own slots: an Analyze stream holds a worker while it searches
+        # or waits for a search slot, and its client may stop reading.
+        with self.streams.slot(context, [("max_analyze_streams", None,
+                                          self.limits.max_analyze_streams, "Analyze streams")]
+                               ) as ticket:
+            yield from self.streams.sending(ticket, self._analyze(request, context))
+
+    def _analyze(self, request, context):
         state, record, _ = self._position(request)
         analysis.check_searchable(state)
         interval_ms = request.report_interval_ms or self.limits.default_report_ms
@@ -308,7 +226,8 @@ class EngineServicer(pb_grpc.EngineServicer):
 
 
 def _why_ended(context) -> str:
-    return "deadline" if _deadline_passed(context) else "cancelled"
+    left = context.time_remaining()
+    return "deadline" if left is not None and left <= 0 else "cancelled"
 
 
 def _info(state, record):
@@ -345,29 +264,14 @@ class EngineServer:
         if self.matches is not None:    # bots stop; open matches stay open in the database
             self.matches.stop()
         self.server.stop(grace).wait()
+        if getattr(self, "streams", None) is not None:
+            self.streams.stop()
 
     def wait(self):
         self.server.wait_for_termination()
 
     def running_searches(self) -> int:
         return self.queue.running()
-
-
-def _handlers(servicer: EngineServicer):
-    """easel.v1.Engine's method handlers, decoding requests leniently: a
-    request that does not parse reaches the handler as `Undecodable` (and is
-    answered INVALID_ARGUMENT) instead of gRPC's own INTERNAL."""
-    methods = pb.DESCRIPTOR.services_by_name["Engine"].methods
-    table = {}
-    for m in methods:
-        req = getattr(pb, m.input_type.name)
-        resp = getattr(pb, m.output_type.name)
-        fn = getattr(servicer, m.name)
-        make = (grpc.unary_stream_rpc_method_handler if m.server_streaming
-                else grpc.unary_unary_rpc_method_handler)
-        table[m.name] = make(fn, request_deserializer=_decoder(req),
-                             response_serializer=resp.SerializeToString)
-    return grpc.method_handlers_generic_handler(SERVICE_NAME, table)
 
 
 def build_grpc_server(limits: Limits, workers: int, credentials=None, auth_token=None,
@@ -411,24 +315,35 @@ def build_server(port: int = 0, host: str = "127.0.0.1", limits: Limits | None =
     queue = SearchQueue(limits, clients=Clients(named))
     cache = (ReplayCache(limits.replay_cache_entries, limits.replay_cache_steps)
              if limits.replay_cache_entries else None)
-    # Running and waiting searches hold a worker each; the extra workers keep
-    # cheap calls, health checks and the RESOURCE_EXHAUSTED answers flowing
-    # while the queue is full.
-    workers = limits.max_concurrent_searches + limits.max_waiting_searches + extra_workers
-    if matches is not None:             # each WatchMatch stream holds a worker
-        workers += matches.limits.max_streams
-    server, bound = build_grpc_server(limits, workers, credentials, auth_token, host, port)
-    servicer = EngineServicer(limits, queue, files, cache)
-    server.add_generic_rpc_handlers([_handlers(servicer)])
+    streams = StreamGuard(limits.stream_stall_seconds)
+    server, bound = build_grpc_server(limits, worker_count(limits, matches, extra_workers),
+                                      credentials, auth_token, host, port)
+    servicer = EngineServicer(limits, queue, files, cache, streams)
+    server.add_generic_rpc_handlers([lenient_handlers(pb.DESCRIPTOR.services_by_name["Engine"],
+                                                      servicer)])
     names = [SERVICE_NAME]
     if matches is not None:             # hosted matches (server/matches/)
         from .matches.service import SERVICE_NAME as MATCHES_NAME, add_matches
-        add_matches(server, matches, limits, queue)
+        add_matches(server, matches, limits, queue, streams)
         names.append(MATCHES_NAME)
-    health_servicer = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable(server, (*names, HEALTH_NAME))
+    health_servicer = add_health(server, streams, limits)
+    reflection.enable(server, (*names, HEALTH_NAME), streams, limits)
     srv = EngineServer(server, bound, servicer, health_servicer, queue, limits, files, cache,
                        matches)
     srv.service_names = names
+    srv.streams = streams
     return srv
+
+
+def worker_count(limits: Limits, matches=None, extra_workers: int = 8) -> int:
+    """The server's worker threads: one for each call that may hold one for
+    long, plus `extra_workers` that only short calls and refusals use, so
+    that no kind of long call can take the threads of the others. Running
+    and waiting searches (Suggest, Analyze, hints) are bounded by the search
+    queue; each reflection stream and each WatchMatch stream holds one; a
+    health Watch holds none (its servicer answers by callback)."""
+    workers = (limits.max_concurrent_searches + limits.max_waiting_searches
+               + limits.max_reflection_streams + extra_workers)
+    if matches is not None:
+        workers += matches.limits.max_streams + matches.limits.max_seat_streams
+    return workers

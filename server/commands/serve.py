@@ -65,6 +65,19 @@ def add_parser(sub):
     p.add_argument("--replay-cache", type=int, default=d.replay_cache_entries,
                    help="recently replayed records kept to answer the next call of a game "
                         "faster (0: none; default %(default)s)")
+    p.add_argument("--max-analyze-streams", type=int, default=d.max_analyze_streams,
+                   help="Analyze streams open at once (default %(default)s)")
+    p.add_argument("--max-health-watches", type=int, default=d.max_health_watches,
+                   help="health Watch streams open at once (default %(default)s)")
+    p.add_argument("--max-reflection-streams", type=int, default=d.max_reflection_streams,
+                   help="reflection streams open at once (default %(default)s)")
+    p.add_argument("--reflection-idle-seconds", type=float, default=d.reflection_idle_seconds,
+                   help="a reflection stream that sends no request for this long is ended "
+                        "(default %(default)s)")
+    p.add_argument("--stream-stall-seconds", type=float, default=d.stream_stall_seconds,
+                   help="a stream (Analyze, WatchMatch, reflection) whose client takes no "
+                        "message for this long is ended, freeing its slot "
+                        "(default %(default)s)")
     p.add_argument("--grace", type=float, default=5.0,
                    help="seconds given to calls in flight on shutdown (default %(default)s)")
     p.add_argument("--log-level", default="INFO", help="logging level (default %(default)s)")
@@ -100,8 +113,8 @@ def run(args) -> int:
     from easel.server.limits import Limits
     from easel.server.service import build_server
 
-    logging.basicConfig(level=args.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from easel.server.logs import configure
+    configure(args.log_level)
     log = logging.getLogger("easel.server")
 
     def fail(message) -> int:
@@ -116,7 +129,12 @@ def run(args) -> int:
                         max_message_bytes=args.max_message_bytes,
                         max_data_bytes=args.max_data_bytes,
                         replay_cache_entries=args.replay_cache,
-                        default_iterations=args.default_iterations)
+                        default_iterations=args.default_iterations,
+                        max_analyze_streams=args.max_analyze_streams,
+                        max_health_watches=args.max_health_watches,
+                        max_reflection_streams=args.max_reflection_streams,
+                        reflection_idle_seconds=args.reflection_idle_seconds,
+                        stream_stall_seconds=args.stream_stall_seconds)
         files = DataFiles(args.data_dir, max_bytes=limits.max_data_bytes)
         if (args.tls_cert is None) != (args.tls_key is None):
             return fail("--tls-cert and --tls-key go together")

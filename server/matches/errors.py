@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import grpc
 
-from ..errors import RequestError
+from ..errors import LimitReached, RequestError  # noqa: F401  (LimitReached: re-exported)
 
 
 class PermissionDenied(RequestError):
@@ -22,10 +22,6 @@ class NotFound(RequestError):
     code = grpc.StatusCode.NOT_FOUND
 
 
-class LimitReached(RequestError):
-    """A server limit: the message names it ("limit max_open_matches: ...")."""
-    code = grpc.StatusCode.RESOURCE_EXHAUSTED
-
-    def __init__(self, limit: str, message: str):
-        super().__init__("", f"limit {limit}: {message}")
-        self.limit = limit
+class Aborted(RequestError):
+    """The stream was ended for another (a seat's newer stream took its place)."""
+    code = grpc.StatusCode.ABORTED

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from easel.engine.errors import EaselError
 
 from .. import positions
-from ..errors import InvalidArgument, Unavailable
+from ..errors import InvalidArgument, Unavailable, quote
 from . import draws
 from .errors import FailedPrecondition, LimitReached, NotFound, PermissionDenied
 from .match import ABORTED, EXPIRED, FINISHED, IN_PROGRESS, Match
@@ -39,8 +39,9 @@ class MatchLimits:
     max_open_per_client: int = 20        # in progress at once, per client (server/auth.py)
     bot_threads: int = max(1, (os.cpu_count() or 1) - 1)   # search threads of all bots at once
     ponder_threads: int = 0              # of those, how many may ponder on opponents' time
-    max_streams: int = 64                # WatchMatch streams open at once, whole server
-    max_streams_per_match: int = 16
+    max_streams: int = 64                # spectator WatchMatch streams at once, whole server
+    max_streams_per_match: int = 16      # spectator streams on one match
+    max_seat_streams: int = 200          # seats' own WatchMatch streams at once, whole server
     idle_expiry: float = 24 * 3600.0     # seconds without a step before a match expires
     # A full server ends the longest-idle match of another client waiting this
     # long for its client seat (or table) rather than refuse a newcomer.
@@ -48,7 +49,7 @@ class MatchLimits:
 
     def __post_init__(self):
         for name in ("max_open_matches", "max_open_per_client", "bot_threads", "max_streams",
-                     "max_streams_per_match"):
+                     "max_streams_per_match", "max_seat_streams"):
             if getattr(self, name) < 1:
                 raise ValueError(f"limit {name} must be at least 1")
         if not 0 <= self.ponder_threads <= self.bot_threads:
@@ -76,8 +77,6 @@ class MatchManager:
         self._lock = threading.Lock()
         self._open: dict[str, Match] = {}
         self._clients: dict[str, str] = {}      # match id -> client key
-        self._streams = 0
-        self._streams_of: dict[str, int] = {}
         self._stopping = threading.Event()
         self._janitor = threading.Thread(target=self._expire_loop, name="match-janitor",
                                          daemon=True)
@@ -184,7 +183,9 @@ class MatchManager:
             try:
                 before = int(page_token)
             except ValueError:
-                raise InvalidArgument("page_token", "not a page token from ListMatches") from None
+                before = None
+            if before is None or not 0 < before < 2 ** 63:    # a rowid, as SQLite stores it
+                raise InvalidArgument("page_token", "not a page token from ListMatches")
         rows = self.store.list(status, size + 1, before)
         more = len(rows) > size
         rows = rows[:size]
@@ -231,8 +232,8 @@ class MatchManager:
                     break
             self._evict(victim)       # then try again: its slot, unless taken meanwhile
         self._start(m, client)
-        log.info("match %s created: %s, seats %s, chance %s", m.id, game.spec,
-                 ", ".join(r.bot or "client" for r in rows), chance)
+        log.info("match %s created: %s, seats %s, chance %s", m.id, quote(game.spec, 80),
+                 ", ".join(quote(r.bot, 40) if r.bot else "client" for r in rows), chance)
         return m, tokens, creator, table
 
     def _insert_locked(self, game, rows, chance, allow_hints, client):
@@ -449,28 +450,6 @@ class MatchManager:
     def add_hint(self, m: Match, seat: int, step: int, analysis) -> None:
         with m.cond:
             m.add_hint(seat, step, analysis)
-
-    # -- streams -------------------------------------------------------------------------------
-    def open_stream(self, m: Match) -> None:
-        with self._lock:
-            if self._streams >= self.limits.max_streams:
-                raise LimitReached("max_streams", f"this server already has {self._streams} "
-                                   f"event streams open, its limit; retry later")
-            mine = self._streams_of.get(m.id, 0)
-            if mine >= self.limits.max_streams_per_match:
-                raise LimitReached("max_streams_per_match", f"match {m.id} already has {mine} "
-                                   f"event streams open, the limit per match")
-            self._streams += 1
-            self._streams_of[m.id] = mine + 1
-
-    def close_stream(self, m: Match) -> None:
-        with self._lock:
-            self._streams -= 1
-            left = self._streams_of.get(m.id, 1) - 1
-            if left:
-                self._streams_of[m.id] = left
-            else:
-                self._streams_of.pop(m.id, None)
 
     # -- idle expiry ---------------------------------------------------------------------------
     def _expire_loop(self) -> None:

@@ -36,9 +36,14 @@ def add_arguments(p) -> None:
                    help="of those, threads bots may ponder with on opponents' time "
                         "(default %(default)s: no pondering)")
     g.add_argument("--max-streams", type=int, default=d.max_streams,
-                   help="WatchMatch streams open at once (default %(default)s)")
+                   help="spectators' WatchMatch streams (without a seat token) open at once "
+                        "(default %(default)s)")
     g.add_argument("--max-streams-per-match", type=int, default=d.max_streams_per_match,
-                   help="WatchMatch streams open at once on one match (default %(default)s)")
+                   help="spectators' WatchMatch streams open at once on one match "
+                        "(default %(default)s)")
+    g.add_argument("--max-seat-streams", type=int, default=d.max_seat_streams,
+                   help="seats' own WatchMatch streams (with a seat token) open at once, "
+                        "apart from the spectators' (default %(default)s)")
 
 
 def build_manager(args, engine_limits):
@@ -53,6 +58,7 @@ def build_manager(args, engine_limits):
                          bot_threads=args.bot_threads, ponder_threads=args.ponder_threads,
                          max_streams=args.max_streams,
                          max_streams_per_match=args.max_streams_per_match,
+                         max_seat_streams=args.max_seat_streams,
                          idle_expiry=args.match_idle_expiry, idle_grace=args.match_idle_grace)
     store = Store(args.db, synchronous=args.db_sync.upper())
     return MatchManager(store, limits, engine_limits).start()

@@ -1,53 +1,44 @@
 """The gRPC service easel.v1.Matches: translates requests to the
-`MatchManager` and its answers to protobuf; maps `RequestError`s to their
-status codes (anything else is a bug: logged, answered INTERNAL).
+`MatchManager` and its answers to protobuf. Requests are decoded leniently
+and errors mapped as for every service of the server (server/rpc.py):
+`RequestError`s carry their status codes, anything else is a bug (logged,
+answered INTERNAL).
+
+WatchMatch streams have slots of their own (server/streams.py): spectators
+(no seat token) at most `max_streams` in all and `max_streams_per_match` on
+one match; a seat's own streams apart, at most `max_seat_streams` in all and
+SEAT_STREAMS per seat, where a seat's newer stream takes the place of its
+oldest, so that no one can lock a seat out of watching its own match. A
+stream whose client stops reading is ended (`stream_stall_seconds`), and so
+its slot comes back, match over or not.
 
     manager = MatchManager(Store(path), MatchLimits(), engine_limits).start()
-    add_matches(server, manager, engine_limits, search_queue)
+    add_matches(server, manager, engine_limits, search_queue, stream_guard)
 """
 from __future__ import annotations
 
-import functools
-import logging
 import time
-
-import grpc
 
 from easel.v1 import matches_pb2 as pb
 from easel.v1 import matches_pb2_grpc as pb_grpc
 
 from .. import analysis
-from ..errors import InvalidArgument, RequestError
+from ..errors import InvalidArgument, LimitReached, Unavailable, quote
+from ..rpc import lenient_handlers, streaming, unary
+from ..streams import StreamGuard
+from .errors import Aborted, PermissionDenied
 from .events import STATUS_NAMES, describe_step, match_info, watch
 from .manager import MatchManager
 
-log = logging.getLogger("easel.server.matches")
-
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Matches"].full_name
+SEAT_STREAMS = 2            # a seat's own WatchMatch streams at once (a reconnect's overlap)
 
 
-def _status(method, error):
-    if isinstance(error, RequestError):
-        return error.code, str(error)
-    log.exception("%s: internal error", method)
-    return grpc.StatusCode.INTERNAL, f"internal error: {type(error).__name__}: {error}"
-
-
-def _unary(fn):
-    @functools.wraps(fn)
-    def handler(self, request, context):
-        started = time.perf_counter()
-        code = grpc.StatusCode.OK
-        try:
-            return fn(self, request, context)
-        except Exception as e:
-            code, message = _status(fn.__name__, e)
-            context.abort(code, message)
-        finally:
-            log.info("%s match=%s status=%s duration_ms=%.1f", fn.__name__,
-                     getattr(request, "match_id", "-") or "-", code.name,
-                     (time.perf_counter() - started) * 1e3)
-    return handler
+def match_fields(request) -> str:
+    """The Matches' part of an access-log line (client text quoted short)."""
+    if getattr(request, "game", None):
+        return f"game={quote(request.game, 40)}"
+    return f"match={quote(request.match_id, 40) if getattr(request, 'match_id', '') else '-'}"
 
 
 _CHANCE = {pb.CHANCE_SOURCE_UNSPECIFIED: "server", pb.CHANCE_SOURCE_SERVER: "server",
@@ -55,12 +46,14 @@ _CHANCE = {pb.CHANCE_SOURCE_UNSPECIFIED: "server", pb.CHANCE_SOURCE_SERVER: "ser
 
 
 class MatchesServicer(pb_grpc.MatchesServicer):
-    def __init__(self, manager: MatchManager, engine_limits, queue):
+    def __init__(self, manager: MatchManager, engine_limits, queue,
+                 streams: StreamGuard | None = None):
         self.manager = manager
         self.engine_limits = engine_limits
         self.queue = queue              # server.queue.SearchQueue, shared with the Engine
+        self.streams = streams or StreamGuard(engine_limits.stream_stall_seconds)
 
-    @_unary
+    @unary("CreateMatch", match_fields)
     def CreateMatch(self, request, context):
         if request.chance not in _CHANCE:
             raise InvalidArgument("chance", f"unknown chance source {request.chance}")
@@ -84,7 +77,7 @@ class MatchesServicer(pb_grpc.MatchesServicer):
             match_id=m.id, creator_token=creator, table_token=table, match=info,
             seat_tokens=[pb.SeatToken(seat=k, token=v) for k, v in sorted(tokens.items())])
 
-    @_unary
+    @unary("SubmitAction", match_fields)
     def SubmitAction(self, request, context):
         if not request.HasField("action"):
             raise InvalidArgument("action", "the step to play is required (id or text)")
@@ -94,45 +87,63 @@ class MatchesServicer(pb_grpc.MatchesServicer):
             clocks = [m.clock_left[s.seat] if s.clock_seconds > 0 else 0.0 for s in m.seats]
         return pb.SubmitActionResponse(step=describe_step(m, before, row, clocks))
 
+    @streaming("WatchMatch", match_fields)
     def WatchMatch(self, request, context):
-        started = time.perf_counter()
-        code = grpc.StatusCode.OK
-        m = None
-        opened = False
+        m = self.manager.get(request.match_id)
+        with m.cond:
+            n = len(m.steps)
+            seat = m.seat_of_token(request.token) if request.token else None
+        if request.token and seat is None:
+            raise PermissionDenied("token", f"not a seat token of match {m.id}")
+        if not 0 <= request.from_step <= n:
+            raise InvalidArgument("from_step", f"must be from 0 to {n} (the steps so "
+                                               f"far), got {request.from_step}")
+        ticket = self._open_watch(m, seat, context)
         try:
-            m = self.manager.get(request.match_id)
-            with m.cond:
-                n = len(m.steps)
-                seat = m.seat_of_token(request.token) if request.token else None
-            if request.token and seat is None:
-                from .errors import PermissionDenied
-                raise PermissionDenied("token", f"not a seat token of match {m.id}")
-            if not 0 <= request.from_step <= n:
-                raise InvalidArgument("from_step", f"must be from 0 to {n} (the steps so "
-                                                   f"far), got {request.from_step}")
-            self.manager.open_stream(m)
-            opened = True
-            yield from watch(m, request.from_step, seat, request.positions, context.is_active,
-                             lambda: self.manager.stopping)
-            if self.manager.stopping and context.is_active():
-                code = grpc.StatusCode.UNAVAILABLE
-                context.abort(code, "the server is shutting down; reconnect with from_step "
-                                    "= the last step seen + 1")
-        except GeneratorExit:
-            code = grpc.StatusCode.CANCELLED
-            raise
-        except Exception as e:
-            if code == grpc.StatusCode.OK:
-                code, message = _status("WatchMatch", e)
-                context.abort(code, message)
-            raise
+            yield from self.streams.sending(ticket, watch(
+                m, request.from_step, seat, request.positions,
+                lambda: context.is_active() and ticket.cancelled is None,
+                lambda: self.manager.stopping))
         finally:
-            if opened:
-                self.manager.close_stream(m)
-            log.info("WatchMatch match=%s status=%s duration_ms=%.1f", request.match_id or "-",
-                     code.name, (time.perf_counter() - started) * 1e3)
+            self.streams.close(ticket)
+        if ticket.cancelled is not None:
+            raise Aborted("", ticket.cancelled)
+        if self.manager.stopping and context.is_active():
+            raise Unavailable("", "the server is shutting down; reconnect with from_step = the "
+                                  "last step seen + 1")
 
-    @_unary
+    def _open_watch(self, m, seat: int | None, context):
+        """The stream's slot (a Ticket): a spectator's, or its seat's own."""
+        lim = self.manager.limits
+        if seat is None:
+            return self.streams.open(context, [
+                ("max_streams", None, lim.max_streams,
+                 "spectator streams (WatchMatch without a seat token) on this server"),
+                ("max_streams_per_match", m.id, lim.max_streams_per_match,
+                 f"spectator streams on match {m.id}")])
+        per_seat = ("streams_per_seat", (m.id, seat))
+        for _ in range(2):
+            try:
+                return self.streams.open(context, [
+                    ("max_seat_streams", None, lim.max_seat_streams,
+                     "seat streams (WatchMatch with a seat token) on this server"),
+                    (*per_seat, SEAT_STREAMS, f"streams of seat {seat} of match {m.id}")])
+            except LimitReached as e:
+                if e.limit != per_seat[0]:
+                    raise
+            # The seat's own streams are full: the newest takes the place of
+            # the oldest (a client that lost its connection may not know yet).
+            ticket = self.streams.take_over(*per_seat, context, (
+                f"a newer WatchMatch stream of seat {seat} took this one's place "
+                f"(at most {SEAT_STREAMS} per seat)"))
+            if ticket is not None:
+                with m.cond:            # wake the old stream: it ends at once
+                    m.cond.notify_all()
+                return ticket
+        raise LimitReached(per_seat[0], f"{SEAT_STREAMS} streams of seat {seat} of match "
+                                        f"{m.id} open; retry")
+
+    @unary("GetMatch", match_fields)
     def GetMatch(self, request, context):
         from .. import positions
         m = self.manager.get(request.match_id)
@@ -144,7 +155,7 @@ class MatchesServicer(pb_grpc.MatchesServicer):
             out.record.CopyFrom(positions.record_of(state))
         return out
 
-    @_unary
+    @unary("ListMatches", match_fields)
     def ListMatches(self, request, context):
         if request.status not in STATUS_NAMES and request.status != pb.MATCH_STATUS_UNSPECIFIED:
             raise InvalidArgument("status", f"unknown status {request.status}")
@@ -156,19 +167,19 @@ class MatchesServicer(pb_grpc.MatchesServicer):
                 out.matches.append(match_info(m))
         return out
 
-    @_unary
+    @unary("Resign", match_fields)
     def Resign(self, request, context):
         m = self.manager.resign(request.match_id, request.token)
         with m.cond:
             return pb.ResignResponse(match=match_info(m))
 
-    @_unary
+    @unary("Abort", match_fields)
     def Abort(self, request, context):
         m = self.manager.abort(request.match_id, request.token)
         with m.cond:
             return pb.AbortResponse(match=match_info(m))
 
-    @_unary
+    @unary("RequestHint", match_fields)
     def RequestHint(self, request, context):
         m, seat, step, state = self.manager.hint_position(request.match_id, request.token)
         plan = analysis.plan(request.settings, state.get_game(), self.engine_limits)
@@ -187,7 +198,9 @@ class MatchesServicer(pb_grpc.MatchesServicer):
         return pb.RequestHintResponse(step=step, analysis=result)
 
 
-def add_matches(server, manager: MatchManager, engine_limits, queue) -> MatchesServicer:
-    servicer = MatchesServicer(manager, engine_limits, queue)
-    pb_grpc.add_MatchesServicer_to_server(servicer, server)
+def add_matches(server, manager: MatchManager, engine_limits, queue,
+                streams: StreamGuard | None = None) -> MatchesServicer:
+    servicer = MatchesServicer(manager, engine_limits, queue, streams)
+    server.add_generic_rpc_handlers([lenient_handlers(
+        pb.DESCRIPTOR.services_by_name["Matches"], servicer)])
     return servicer
