@@ -7,12 +7,15 @@ Budgets above a maximum are refused (not clamped), so a client never gets a
 weaker search than it asked for without knowing. Searches beyond
 `max_concurrent_searches` wait in the fair queue (server/queue.py), at most
 `max_waiting_searches` in all and `max_waiting_per_client` from one client;
-beyond, RESOURCE_EXHAUSTED with a retry delay.
+beyond, RESOURCE_EXHAUSTED with a retry delay. `max_search_nodes` bounds the
+memory of each search, whatever its options (server/bot_specs.py).
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+
+from easel.search.params import DEFAULT_MAX_NODES, MCTS
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,10 @@ class Limits:
     max_data_bytes: int = 1 << 20          # a data file a game option names
     replay_cache_entries: int = 256        # replayed records kept (0: no cache)
     replay_cache_steps: int = 400_000      # steps held by all cached records
+    # Tree nodes of one search (Suggest, Analyze, a hint, each move of a bot
+    # seat), summed over its trees: at most 32 bytes each, plus 256 for those
+    # inside the root player's turn (search/params.py, max_nodes).
+    max_search_nodes: int = DEFAULT_MAX_NODES
 
     def __post_init__(self):
         for name in ("max_iterations", "max_concurrent_searches", "max_threads",
@@ -42,3 +49,6 @@ class Limits:
                 raise ValueError(f"limit {name} must be at least 0")
         if not self.max_seconds > 0:
             raise ValueError("limit max_seconds must be positive")
+        nodes = MCTS["max_nodes"]
+        if not nodes.low <= self.max_search_nodes <= nodes.high:
+            raise ValueError(f"limit max_search_nodes must be {nodes.range_text()}")
