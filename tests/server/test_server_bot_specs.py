@@ -113,3 +113,12 @@ def test_serve_checks_its_max_search_nodes():
     assert out.returncode == 2, out.stderr
     assert "max_search_nodes must be an integer from 1024" in out.stderr, out.stderr
     assert "--max-search-nodes" in _easel("serve", "--help").stdout
+
+
+@pytest.mark.parametrize("command", ["suggest", "arena", "play", "tournament"])
+def test_help_of_commands_taking_specs_lists_every_option(command):
+    out = _easel(command, "--help")
+    assert out.returncode == 0, out.stderr
+    for line in ("  mcts: Monte Carlo tree search", "      worlds: an integer from 1 to 1024",
+                 "      budget: an integer from 1 to 20000"):
+        assert line in out.stdout, out.stdout
