@@ -325,7 +325,8 @@ FAULTY: dict[str, Param] = {p.name: p for p in [
 # -- texts -----------------------------------------------------------------------
 
 def describe(p: Param) -> dict:
-    return {"type": _type_word(p.type), "default": p.default_words(),
+    return {"type": _type_word(p.type), "default": p.default, "default_text": p.default_words(),
+            "low": p.low, "high": p.high, "low_open": p.low_open, "choices": list(p.choices),
             "range": p.range_text(), "doc": p.doc, "network": p.network}
 
 
