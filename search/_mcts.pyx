@@ -36,6 +36,8 @@ from cpython.memoryview cimport PyMemoryView_FromMemory
 
 import numpy as np
 
+from easel.search import params
+
 from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
 from easel.engine._core cimport CoreGame, CoreState
 from easel.engine.rng cimport (RngC, PlayoutRandC, rng_seed, rng_below, rng_uniform,
@@ -43,6 +45,10 @@ from easel.engine.rng cimport (RngC, PlayoutRandC, rng_seed, rng_below, rng_unif
 
 FORMS = {"is": FORM_IS, "closed": FORM_CLOSED, "pimc": FORM_PIMC}
 ROLLOUTS = {"random": 0, "policy": 1}   # uniform moves; the game's rollout_action
+# (the names are the choices of the form and rollout options in search/params.py)
+assert tuple(FORMS) == params.MCTS["form"].choices
+assert tuple(ROLLOUTS) == params.MCTS["rollout"].choices
+DEFAULT_MAX_NODES = params.DEFAULT_MAX_NODES
 
 NODE_DTYPE = np.dtype([
     ("first_child", np.int32), ("next_sibling", np.int32), ("action", np.int32),
@@ -162,15 +168,16 @@ cdef class Tree:
         free(self.stamp_of)
         free(self.child_of)
 
-    def __init__(self, CoreState state not None, str form="is", double uct_c=2.0,
-                 unsigned long long seed=0, int rollout_depth=-1, double margin_weight=0.0,
-                 int max_nodes=1 << 22, unsigned long long world_seed=0,
-                 str rollout="random", bint native_playout=True, double policy_bias=0.0):
+    def __init__(self, CoreState state not None, unsigned long long seed=0,
+                 unsigned long long world_seed=0, int max_nodes=DEFAULT_MAX_NODES,
+                 bint native_playout=True, **options):
+        """options: the search options a tree takes (search/params.py, those
+        with tree=True: form, uct_c, rollout, rollout_depth, margin_weight,
+        policy_bias), checked there; the others take their generic values.
+        max_nodes: this tree's cap (a search gives each tree its share)."""
         cdef int span
-        if form not in FORMS:
-            raise ValueError(f"unknown search form {form!r}; forms: {', '.join(FORMS)}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"unknown rollout {rollout!r}; rollouts: {', '.join(ROLLOUTS)}")
+        o = params.check_tree_options(options)
+        form, rollout, policy_bias = o["form"], o["rollout"], o["policy_bias"]
         self.core = state.core
         self.g = &self.core.c
         self.rollout_policy = ROLLOUTS[rollout] == 1
@@ -185,9 +192,9 @@ cdef class Tree:
             raise ValueError("policy_bias: this game has no rollout policy")
         self.policy_bias = policy_bias
         self.form = FORMS[form]
-        self.uct_c = uct_c
-        self.rollout_depth = rollout_depth
-        self.margin_weight = margin_weight
+        self.uct_c = o["uct_c"]
+        self.rollout_depth = o["rollout_depth"]
+        self.margin_weight = o["margin_weight"]
         self.world = world_seed
         self.max_nodes = max(max_nodes, 16)
         rng_seed(&self.rng, seed)
@@ -214,9 +221,11 @@ cdef class Tree:
     cdef void _reset_nodes(self) except *:
         _give_spare(self.nodes, self.cap_nodes)
         self.nodes = NULL
-        self.cap_nodes = 1024
+        # First arenas no larger than the cap: a search of many small trees
+        # (PIMC worlds) holds no more than its node budget.
+        self.cap_nodes = min(1024, self.max_nodes)
         self.nodes = <NodeC*> malloc(sizeof(NodeC) * self.cap_nodes)
-        self.cap_ext = 256
+        self.cap_ext = min(256, self.max_nodes)
         free(self.ext)
         self.ext = <TurnStatsC*> malloc(sizeof(TurnStatsC) * self.cap_ext)
         if self.nodes == NULL or self.ext == NULL:
@@ -236,13 +245,21 @@ cdef class Tree:
 
     # -- arena -------------------------------------------------------------
     cdef int _new_ext(self) noexcept nogil:
+        """A turn-statistics record; -1 when none can be had. A node holds at
+        most one, so the pool never needs more than max_nodes."""
         cdef TurnStatsC* grown
+        cdef int cap
         if self.n_ext == self.cap_ext:
-            grown = <TurnStatsC*> realloc(self.ext, sizeof(TurnStatsC) * self.cap_ext * 2)
+            cap = self.cap_ext * 2
+            if cap > self.max_nodes:
+                cap = self.max_nodes
+            if cap <= self.cap_ext:
+                return -1
+            grown = <TurnStatsC*> realloc(self.ext, sizeof(TurnStatsC) * cap)
             if grown == NULL:
                 return -1
             self.ext = grown
-            self.cap_ext *= 2
+            self.cap_ext = cap
         memset(&self.ext[self.n_ext], 0, sizeof(TurnStatsC))
         self.n_ext += 1
         return self.n_ext - 1

@@ -35,6 +35,7 @@ from easel.engine.contract_ids import PLAYER_CHANCE
 from easel.engine.kit import load_hook
 from easel.engine.registry import registered_games
 
+from . import params
 from .errors import BotSpecError
 
 _TOLERANCE = 1e-9
@@ -110,10 +111,12 @@ class GreedyBot(Bot):
     """
 
     def __init__(self, game, seed=None, depth=2, samples=4, max_outcomes=8, budget=300):
-        for name, value, low in (("depth", depth, 0), ("samples", samples, 1),
-                                 ("max_outcomes", max_outcomes, 1), ("budget", budget, 1)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise ValueError(f"greedy: {name} must be an integer >= {low}, got {value!r}")
+        try:
+            params.check_options(params.GREEDY, dict(seed=seed, depth=depth, samples=samples,
+                                                     max_outcomes=max_outcomes, budget=budget),
+                                 "greedy", BotSpecError)
+        except BotSpecError as e:
+            raise BotSpecError(f"greedy: {e}") from None
         self.game = game
         self.rng = random.Random(seed)
         self.depth = depth

@@ -23,19 +23,17 @@ import threading
 from dataclasses import dataclass, field
 
 from easel.engine.contract_ids import PLAYER_CHANCE
-from easel.engine.errors import EaselError
 
-from ._mcts import FORMS, ROLLOUTS, Tree
+from . import params
+from ._mcts import Tree
 from .bots import Bot
+from .errors import SearchError
+from .params import search_defaults  # noqa: F401  (re-exported: mcts.search_defaults)
 
 KIND_CHANCE = 1
 FLAG_AFTER_CHANCE = 1
 Z95 = 1.959963984540054
 PV_LENGTH = 12            # steps of principal variation shown after a candidate's turn
-
-
-class SearchError(EaselError, ValueError):
-    """A search that cannot run as asked (bad option, wrong position, wrong game)."""
 
 
 @dataclass
@@ -82,35 +80,6 @@ class Analysis:
         return self.candidates[0]
 
 
-# Generic defaults; a game may override any of them with measured values in
-# its registry entry (GameHooks.search_defaults, docs/adding-a-game.md).
-GENERIC_DEFAULTS = dict(uct_c=2.0, form="is", rollout_depth=-1, margin_weight=0.0, worlds=8,
-                        rollout="random", policy_bias=0.0)
-
-
-def search_defaults(game) -> dict:
-    """The option values used where a search or bot is not told otherwise."""
-    out = dict(GENERIC_DEFAULTS)
-    entry = getattr(game, "entry", None)
-    if entry is not None:
-        out.update(entry.search_defaults)
-    return out
-
-
-def _check_rollout(game, rollout) -> None:
-    if rollout not in ROLLOUTS:
-        raise SearchError(f"unknown rollout {rollout!r}; rollouts: {', '.join(ROLLOUTS)}")
-    if rollout == "policy" and not game.entry.capabilities.rollout_policy:
-        raise SearchError(f"rollout 'policy': {game.name} has no rollout policy; "
-                          f"use rollout=random")
-
-
-def _resolve(game, given: dict) -> dict:
-    out = search_defaults(game)
-    out.update({k: v for k, v in given.items() if v is not None})
-    return out
-
-
 def _new_seed() -> int:
     return int.from_bytes(os.urandom(8), "little")
 
@@ -125,17 +94,14 @@ def _mix(seed: int, k: int) -> int:
 class Search:
     """A search over one position, grown by `run` and read by `analysis`."""
 
-    def __init__(self, game, state, *, uct_c: float | None = None, seed: int | None = None,
-                 threads: int = 1, form: str | None = None, rollout_depth: int | None = None,
-                 margin_weight: float | None = None, worlds: int | None = None,
-                 rollout: str | None = None, policy_bias: float | None = None,
-                 max_nodes: int = 1 << 22):
-        o = _resolve(game, dict(uct_c=uct_c, form=form, rollout_depth=rollout_depth,
-                                margin_weight=margin_weight, worlds=worlds, rollout=rollout,
-                                policy_bias=policy_bias))
-        uct_c, form, rollout_depth = o["uct_c"], o["form"], o["rollout_depth"]
-        margin_weight, worlds, rollout = o["margin_weight"], o["worlds"], o["rollout"]
-        policy_bias = o["policy_bias"]
+    def __init__(self, game, state, **options):
+        """options: any of search/params.py's search options (threads, seed,
+        form, uct_c, rollout, rollout_depth, margin_weight, policy_bias,
+        worlds, max_nodes); those not given take the game's measured
+        `search_defaults`, then the generic ones. Each is checked against its
+        range, and `max_nodes` (summed over the trees) against the trees."""
+        o = params.resolve_search(game, options)
+        seed = o.pop("seed")
         if getattr(game, "implementation", None) != "core":
             raise SearchError(f"the search needs a game's Cython core; {game!r} is "
                               f"{getattr(game, 'implementation', 'not a game')}")
@@ -144,40 +110,35 @@ class Search:
         if state.current_player() < 0:
             what = "the game is over" if state.is_terminal() else "it is a chance node"
             raise SearchError(f"nothing to search: {what}; a search needs a decision node")
-        if form not in FORMS:
-            raise SearchError(f"unknown form {form!r}; forms: {', '.join(FORMS)}")
-        _check_rollout(game, rollout)
-        if not isinstance(threads, int) or not 1 <= threads <= 256:
-            raise SearchError(f"threads must be an integer from 1 to 256, got {threads!r}")
-        if not (isinstance(uct_c, (int, float)) and uct_c >= 0 and math.isfinite(uct_c)):
-            raise SearchError(f"uct_c must be a finite number >= 0, got {uct_c!r}")
-        if form == "pimc" and (not isinstance(worlds, int) or worlds < 1):
-            raise SearchError(f"worlds must be a positive integer, got {worlds!r}")
-        if not isinstance(rollout_depth, int) or rollout_depth < -1:
-            raise SearchError(f"rollout_depth must be -1 (play out) or a number of moves >= 0, "
-                              f"got {rollout_depth!r}")
-        if not (isinstance(margin_weight, (int, float)) and 0 <= margin_weight <= 1):
-            raise SearchError(f"margin_weight must be between 0 and 1, got {margin_weight!r}")
-        if not (isinstance(policy_bias, (int, float)) and 0 <= policy_bias
-                and math.isfinite(policy_bias)):
-            raise SearchError(f"policy_bias must be a finite number >= 0, got {policy_bias!r}")
-        if policy_bias > 0 and not game.entry.capabilities.rollout_policy:
-            raise SearchError(f"policy_bias: {game.name} has no rollout policy to lean on; "
-                              f"use policy_bias=0")
         self.options = o
         self.game = game
-        self.form = form
-        self.threads = threads
+        self.form = o["form"]
+        self.threads = o["threads"]
         self.seed = _new_seed() if seed is None else int(seed) & 0xFFFFFFFFFFFFFFFF
         self._root = state.clone()
-        n_trees = worlds if form == "pimc" else threads
-        self._trees = [Tree(state, form=form, uct_c=float(uct_c), seed=_mix(self.seed, i),
-                            rollout_depth=rollout_depth, margin_weight=margin_weight,
-                            max_nodes=max_nodes, world_seed=_mix(self.seed ^ 0x5EED, i),
-                            rollout=rollout, policy_bias=float(policy_bias))
-                       for i in range(n_trees)]
+        # One share of the node budget per tree (thread or PIMC world), so
+        # that the search as a whole holds at most max_nodes nodes.
+        self._n_trees = params.tree_count(o)
+        self._tree_nodes = o["max_nodes"] // self._n_trees
+        self._tree_options = params.tree_options(o)
+        self._trees: list = []
         self._cancelled = False
         self._lock = threading.Lock()
+        self._make_trees(0 if self.form == "pimc" else self._n_trees)
+
+    def _make_trees(self, upto: int) -> None:
+        """Make the trees up to `upto` at the current root, in index order (so
+        each gets the seeds it would get made at once): the PIMC worlds are
+        made as the search first runs, and a cancel stops their making too."""
+        while len(self._trees) < upto and not self._cancelled:
+            i = len(self._trees)
+            self._trees.append(Tree(self._root, seed=_mix(self.seed, i),
+                                    world_seed=_mix(self.seed ^ 0x5EED, i),
+                                    max_nodes=self._tree_nodes, **self._tree_options))
+
+    @property
+    def trees_made(self) -> int:
+        return len(self._trees)
 
     # -- running -------------------------------------------------------------
     @property
@@ -186,7 +147,7 @@ class Search:
 
     @property
     def elapsed(self) -> float:
-        return max(t.elapsed for t in self._trees)
+        return max((t.elapsed for t in self._trees), default=0.0)
 
     def run(self, iterations: int | None = None, time_limit: float | None = None) -> int:
         """Grow the search by `iterations` (in all) and/or for `time_limit`
@@ -198,6 +159,9 @@ class Search:
         if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
             raise SearchError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
         if self._cancelled:
+            return 0
+        self._make_trees(self._n_trees)
+        if self._cancelled:             # while the worlds were being made
             return 0
         n = len(self._trees)
         shares = ([-1] * n if iterations is None else
@@ -451,36 +415,29 @@ class MCTSBot(Bot):
     unless `reuse_across_chance` is set."""
 
     def __init__(self, game, iterations: int | None = None, time_limit: float | None = None,
-                 uct_c: float | None = None, seed: int | None = None, threads: int = 1,
-                 form: str | None = None, rollout_depth: int | None = None,
-                 margin_weight: float | None = None, worlds: int | None = None,
-                 rollout: str | None = None, policy_bias: float | None = None,
-                 reuse: bool = True, max_nodes: int = 1 << 22,
-                 early_stop: bool = True, reuse_across_chance: bool = False):
-        if iterations is None and time_limit is None:
-            iterations = 1000
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise SearchError(f"iterations must be a positive integer, got {iterations!r}")
-        if time_limit is not None and not (isinstance(time_limit, (int, float))
-                                           and time_limit > 0 and math.isfinite(time_limit)):
-            raise SearchError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+                 **options):
+        """options: search/params.py's search options (as `Search` takes
+        them) and bot options (reuse, reuse_across_chance, early_stop), each
+        checked against its range here, before any move."""
+        budget = params.check_options(
+            {"iterations": params.MCTS["iterations"], "time_limit": params.MCTS["time"]},
+            dict(iterations=iterations, time_limit=time_limit), "MCTSBot")
+        bot = params.check_options(params.BOT_KEYWORDS, options, "MCTSBot")
         if getattr(game, "implementation", None) != "core":
             raise SearchError("MCTSBot needs a game loaded with implementation='core'")
         self.game = game
-        self.iterations = iterations
-        self.time_limit = time_limit
-        self.options = _resolve(game, dict(uct_c=uct_c, form=form, rollout_depth=rollout_depth,
-                                           margin_weight=margin_weight, worlds=worlds,
-                                           rollout=rollout, policy_bias=policy_bias))
-        self.options.update(threads=threads, max_nodes=max_nodes)
-        form = self.options["form"]
-        if form not in FORMS:
-            raise SearchError(f"unknown form {form!r}; forms: {', '.join(FORMS)}")
-        _check_rollout(game, self.options["rollout"])
-        self.seed = _new_seed() if seed is None else int(seed)
-        self.reuse = reuse
-        self.reuse_across_chance = reuse_across_chance
-        self.early_stop = early_stop
+        self.iterations = budget.get("iterations")
+        self.time_limit = budget.get("time_limit")
+        if self.iterations is None and self.time_limit is None:
+            self.iterations = 1000
+        seed = bot.pop("seed", None)
+        self.reuse = bot.pop("reuse", params.MCTS["reuse"].default)
+        self.reuse_across_chance = bot.pop("reuse_across_chance",
+                                           params.MCTS["reuse_across_chance"].default)
+        self.early_stop = bot.pop("early_stop", params.MCTS["early_stop"].default)
+        self.options = params.resolve_search(game, bot)
+        del self.options["seed"]        # each search gets one derived from the bot's
+        self.seed = _new_seed() if seed is None else seed
         self._search: Search | None = None
         self._history: list[int] | None = None
         self._origin = None         # the loaded position the history starts from, if any

@@ -5,11 +5,12 @@ Easel server; a value may hold a spec of its own, parentheses and commas
 included), ``faulty(mode=raise)`` (a deliberately broken bot, for testing).
 
 The grammar is the game string's: a name, then optionally ``(key=value,...)``.
-Each bot kind declares its keys and their types, so a bad spec is refused with
-a `BotSpecError` that names the bad part. The mcts keys are mapped onto the
-constructor of `search.mcts.MCTSBot` (``time`` -> ``time_limit``); keys this
-module does not know are passed on to it, typed by their look, and it refuses
-the ones it does not take.
+Each bot kind's options are defined once in search/params.py (type, default,
+range, meaning): a spec is typed and range-checked as it is parsed, and a bad
+one is refused with a `BotSpecError` that names the bad part (an unknown key
+with the closest valid one and the list of them). The mcts keys are mapped
+onto the keywords of `search.mcts.MCTSBot` (``time`` -> ``time_limit``). A
+remote bot's own ``spec=`` is parsed and checked too.
 """
 from __future__ import annotations
 
@@ -19,8 +20,10 @@ from typing import Any, Callable
 
 from easel.engine.errors import EaselError
 
+from . import params
 from .bots import Bot, GreedyBot, HeuristicBot, RandomBot
 from .errors import BotSpecError
+from .params import Param
 
 
 _SPEC = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?", re.S)
@@ -53,9 +56,8 @@ class BotSpec:
 class BotKind:
     name: str
     doc: str
-    keys: dict[str, tuple[type, str]]            # key -> (type, meaning)
+    params: dict[str, Param]                      # key -> its definition (search/params.py)
     build: Callable[[Any, dict], Bot]             # (game, typed args) -> Bot
-    open_keys: bool = False                       # pass unknown keys on to the bot
     # May a network request name it (the server's Suggest)? Not a bot that
     # connects to other hosts or breaks its process on purpose.
     served: bool = True
@@ -67,33 +69,29 @@ def _show(value) -> str:
     return str(value)
 
 
-def _typed(text: str, kind: type | None, spec: str, key: str):
-    """Parse one value; kind None means: guess int, float, bool, then text."""
+def _typed(text: str, p: Param, spec: str):
+    """One value: parsed as its option's type, then checked against its range."""
     low = text.lower()
-    if kind is None:
-        for guess in (int, float):
-            try:
-                return guess(text)
-            except ValueError:
-                pass
-        if low in ("true", "false"):
-            return low == "true"
-        return text
+    kind = p.type
     try:
         if kind is bool:
             if low in ("true", "1", "yes"):
-                return True
-            if low in ("false", "0", "no"):
-                return False
-            raise ValueError
-        if kind is str:
-            if not text:
+                value = True
+            elif low in ("false", "0", "no"):
+                value = False
+            else:
                 raise ValueError
-            return text
-        return kind(text)
+        elif kind is str:
+            value = text
+        else:
+            value = kind(text)
     except ValueError:
-        raise BotSpecError(f"bot spec {spec!r}: {key}={text!r} must be "
+        raise BotSpecError(f"bot spec {spec!r}: {p.name}={text!r} must be "
                            f"{'a' if kind is not int else 'an'} {kind.__name__}") from None
+    try:
+        return params.check_value(p, value, BotSpecError, p.name)
+    except BotSpecError as e:
+        raise BotSpecError(f"bot spec {spec!r}: {e}") from None
 
 
 def _random(game, args):
@@ -101,18 +99,11 @@ def _random(game, args):
 
 
 def _greedy(game, args):
-    try:
-        return GreedyBot(game, **args)
-    except ValueError as e:
-        raise BotSpecError(str(e)) from None
+    return GreedyBot(game, **args)
 
 
 def _heuristic(game, args):
     return HeuristicBot(game, seed=args.get("seed"))
-
-
-# spec key -> MCTSBot constructor parameter, where they differ
-_MCTS_RENAMES = {"time": "time_limit"}
 
 
 def _remote(game, args):
@@ -133,60 +124,32 @@ def _faulty(game, args):
         raise BotSpecError(str(e)) from None
 
 
-def _mcts(game, args):
+def _mcts(game, args, max_nodes: int | None = None):
     try:
         from easel.search.mcts import MCTSBot
     except ImportError as e:
         raise BotSpecError(f"mcts: the MCTS bot is not available in this build ({e})") from None
-    kwargs = {_MCTS_RENAMES.get(k, k): v for k, v in args.items()}
+    kwargs = {params.MCTS[k].kw: v for k, v in args.items()}
+    if max_nodes is not None:
+        kwargs["max_nodes"] = max_nodes
     try:
         return MCTSBot(game, **kwargs)
-    except TypeError as e:
-        raise BotSpecError(f"mcts: {e}") from None
-    except (EaselError, ValueError) as e:      # the bot refused a value: name it as a spec error
+    except EaselError as e:         # the game refused a value: name it as a spec error
         if isinstance(e, BotSpecError):
             raise
         raise BotSpecError(f"mcts: {e}") from None
 
 
 BOT_KINDS: dict[str, BotKind] = {k.name: k for k in [
-    BotKind("random", "a uniformly random legal action",
-            {"seed": (int, "random seed")}, _random),
+    BotKind("random", "a uniformly random legal action", params.RANDOM, _random),
     BotKind("greedy", "the best value at the end of its own turn (expectation over chance)",
-            {"seed": (int, "random seed (breaks ties)"),
-             "depth": (int, "further own decisions looked at in the same turn (default 2)"),
-             "samples": (int, "samples of a chance node with many outcomes (default 4)"),
-             "max_outcomes": (int, "chance nodes up to this size are averaged exactly (default 8)"),
-             "budget": (int, "about the most positions looked at per move (default 300)")},
-            _greedy),
-    BotKind("heuristic", "the game's rule-of-thumb player",
-            {"seed": (int, "random seed (breaks ties)")}, _heuristic),
-    BotKind("mcts", "Monte Carlo tree search (search.mcts.MCTSBot)",
-            {"iterations": (int, "iterations per move"),
-             "time": (float, "seconds per move (time_limit)"),
-             "threads": (int, "search threads"),
-             "uct_c": (float, "UCT exploration constant"),
-             "form": (str, "search form: is, closed or pimc"),
-             "rollout": (str, "rollout moves: random, or policy (the game's rollout policy)"),
-             "policy_bias": (float, "bias toward the rollout policy's move in the tree, "
-                                    "c * sqrt(parent visits) / (visits + 1) (0: none)"),
-             "seed": (int, "random seed")},
-            _mcts, open_keys=True),
+            params.GREEDY, _greedy),
+    BotKind("heuristic", "the game's rule-of-thumb player", params.HEURISTIC, _heuristic),
+    BotKind("mcts", "Monte Carlo tree search (search.mcts.MCTSBot)", params.MCTS, _mcts),
     BotKind("remote", "a bot on another Easel server, through its Suggest call",
-            {"target": (str, "the server's HOST:PORT"),
-             "spec": (str, "the bot spec the server plays (default mcts)"),
-             "timeout": (float, "seconds one move may take on the wire (default 120)"),
-             "tls": (bool, "connect with TLS (default false)"),
-             "ca": (str, "TLS: the server's CA certificate file"),
-             "token_env": (str, "environment variable holding the server's bearer token"),
-             "seed": (int, "random seed (each call sends one derived from it)")}, _remote,
-            served=False),
+            params.REMOTE, _remote, served=False),
     BotKind("faulty", "a deliberately broken random bot, for testing fault handling",
-            {"mode": (str, "raise, illegal, sleep or exit"),
-             "after": (int, "good decisions per game before the fault (default 0)"),
-             "seconds": (float, "how long mode=sleep thinks (default 1)"),
-             "once": (str, "mode=exit: exit only while this file does not exist"),
-             "seed": (int, "random seed")}, _faulty, served=False),
+            params.FAULTY, _faulty, served=False),
 ]}
 
 
@@ -238,25 +201,43 @@ def parse_spec(spec: str) -> BotSpec:
                 raise BotSpecError(f"bot spec {spec!r}: malformed key {key!r}")
             if key in args:
                 raise BotSpecError(f"bot spec {spec!r}: key {key!r} given twice")
-            if key not in kind.keys and not kind.open_keys:
-                known = ", ".join(sorted(kind.keys)) or "none"
-                raise BotSpecError(f"bot spec {spec!r}: {name} has no key {key!r}; keys: {known}")
+            if key not in kind.params:
+                raise BotSpecError(f"bot spec {spec!r}: "
+                                   + params.unknown_key(key, kind.params, name))
             if not value:
                 raise BotSpecError(f"bot spec {spec!r}: key {key!r} has no value")
-            declared = kind.keys.get(key, (None, ""))[0]
-            args[key] = _typed(value, declared, spec, key)
+            args[key] = _typed(value, kind.params[key], spec)
+    if name == "remote" and "spec" in args:
+        _check_inner(args["spec"], spec)
     return BotSpec(name, args)
 
 
-def make_bot(spec, game, seed: int | None = None) -> Bot:
+def _check_inner(inner: str, spec: str) -> None:
+    """A remote bot's own spec, checked here as the server would parse it, so
+    that a bad one is refused before the tournament starts."""
+    try:
+        parsed = parse_spec(inner)
+    except BotSpecError as e:
+        raise BotSpecError(f"bot spec {spec!r}: spec=: {e}") from None
+    if not BOT_KINDS[parsed.name].served:
+        raise BotSpecError(f"bot spec {spec!r}: spec=: a server does not play "
+                           f"{parsed.name!r} bots")
+
+
+def make_bot(spec, game, seed: int | None = None, *, max_nodes: int | None = None) -> Bot:
     """Build the bot a spec string names, to play `game`.
 
     seed: the seed to use when the spec names none (a ``seed=`` in the spec wins).
+    max_nodes: a server's node budget for each search of an mcts bot
+    (`params.MCTS["max_nodes"]`), over the spec's own.
     """
     parsed = parse_spec(spec)
     if seed is not None and "seed" not in parsed.args:
         parsed = parsed.with_seed(seed)
-    bot = BOT_KINDS[parsed.name].build(game, dict(parsed.args))
+    kind = BOT_KINDS[parsed.name]
+    args = dict(parsed.args)
+    bot = (kind.build(game, args, max_nodes) if kind.name == "mcts"
+           else kind.build(game, args))
     try:
         bot.spec = parsed.text
     except AttributeError:
@@ -264,9 +245,22 @@ def make_bot(spec, game, seed: int | None = None) -> Bot:
     return bot
 
 
+def _kinds():
+    return [(k.name, k.doc, k.params) for k in BOT_KINDS.values()]
+
+
 def describe_bots() -> list[dict]:
-    """The bot kinds and their keys, for help texts."""
-    return [{"name": k.name, "doc": k.doc,
-             "keys": {key: {"type": t.__name__, "doc": d} for key, (t, d) in k.keys.items()},
-             "open_keys": k.open_keys}
+    """The bot kinds and their options (type, default, range, meaning)."""
+    return [{"name": k.name, "doc": k.doc, "served": k.served,
+             "keys": {key: params.describe(p) for key, p in k.params.items()}}
             for k in BOT_KINDS.values()]
+
+
+def bots_help() -> str:
+    """Every bot kind and option, for the --help of the commands taking specs."""
+    return params.help_text(_kinds())
+
+
+def bots_markdown() -> str:
+    """The option tables of docs/bots.md."""
+    return params.markdown(_kinds())

@@ -20,8 +20,10 @@ import time
 from dataclasses import dataclass, field
 
 from easel.engine.errors import EaselError
+from easel.search import params
 from easel.v1 import engine_pb2 as pb
 
+from . import bot_specs
 from .errors import Cancelled, DeadlineExceeded, InvalidArgument, Unimplemented, quote
 from .limits import Limits  # noqa: F401  (re-exported: analysis.Limits)
 from .queue import SearchControl
@@ -37,7 +39,8 @@ class Plan:
     seed: int
     threads: int
     top_k: int | None
-    options: dict = field(default_factory=dict)   # other mcts keys (uct_c, form, ...)
+    options: dict = field(default_factory=dict)   # other mcts keys (uct_c, form, ...) and
+                                                  # the server's max_nodes
 
 
 # mcts spec keys that the request's own fields override
@@ -45,16 +48,8 @@ _BUDGET_KEYS = ("iterations", "time", "threads", "seed")
 
 
 def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settings") -> Plan:
-    from easel.search.specs import BOT_KINDS, BotSpecError, parse_spec
-
     text = settings.bot.strip() or "mcts"
-    try:
-        spec = parse_spec(text)
-    except BotSpecError as e:
-        raise InvalidArgument(f"{field}.bot", str(e)) from None
-    if not BOT_KINDS[spec.name].served:
-        raise InvalidArgument(f"{field}.bot", f"the server does not play {spec.name!r} bots "
-                                              "(they connect elsewhere or fail on purpose)")
+    spec = bot_specs.served_spec(text, f"{field}.bot", seat=False)
     args = dict(spec.args)
 
     budget = settings.budget
@@ -90,14 +85,14 @@ def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settin
     seed = settings.seed if settings.HasField("seed") else int(args.get("seed", 0))
 
     options = {k: v for k, v in args.items() if k not in _BUDGET_KEYS}
-    if spec.name == "mcts":
-        known = search_option_names()
-        unknown = sorted(k for k in options if k not in known)
-        if unknown:
-            raise InvalidArgument(f"{field}.bot", f"unknown mcts option {quote(unknown[0])}; "
-                                                  f"options: {', '.join(sorted(known | set(_BUDGET_KEYS)))}")
     mcts = spec.name == "mcts"
     if mcts:
+        bot_specs.check_trees(args, threads, game, limits, f"{field}.bot")
+        options["max_nodes"] = limits.max_search_nodes
+        try:            # what this game cannot do (rollout=policy without a policy)
+            params.resolve_search(game, dict(options, threads=threads))
+        except EaselError as e:
+            raise InvalidArgument(f"{field}.bot", str(e)) from None
         args.update(seed=seed, threads=threads)
         args.pop("iterations", None)
         args.pop("time", None)
@@ -117,16 +112,6 @@ def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settin
                                             f"MCTS search needs one; try bot 'random'")
     return Plan(bot=canonical, mcts=mcts, iterations=iterations, seconds=seconds, seed=seed,
                 threads=threads, top_k=settings.num_candidates or None, options=options)
-
-
-def search_option_names() -> set[str]:
-    """The keyword options of search.Search (uct_c, form, ...), besides the
-    budget keys the request's own fields set."""
-    import inspect
-
-    from easel.search import Search
-    return {n for n, p in inspect.signature(Search.__init__).parameters.items()
-            if p.kind is p.KEYWORD_ONLY and n not in ("seed", "threads")}
 
 
 def _clean(e: Exception) -> str:

@@ -10,6 +10,7 @@ import sys
 # One line per subcommand module.
 COMMANDS = [
     "easel.server.commands.games",
+    "easel.server.commands.bots",
     "easel.server.commands.serve",
     "easel.server.commands.suggest",
     "easel.server.commands.arena",

@@ -15,12 +15,15 @@ streams, health Watch streams and reflection streams, each kind at most its
 limit at once, so that they can never take the worker threads unary calls
 need. A stream whose client takes no message for `stream_stall_seconds` is
 ended (its slot comes back), and so is a reflection stream that sends no
-request for `reflection_idle_seconds`.
+request for `reflection_idle_seconds`. `max_search_nodes` bounds the
+memory of each search, whatever its options (server/bot_specs.py).
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+
+from easel.search.params import DEFAULT_MAX_NODES, MCTS
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,10 @@ class Limits:
     max_reflection_streams: int = 8        # reflection streams open at once
     reflection_idle_seconds: float = 60.0  # a reflection stream with no request this long ends
     stream_stall_seconds: float = 30.0     # a stream whose client takes nothing this long ends
+    # Tree nodes of one search (Suggest, Analyze, a hint, each move of a bot
+    # seat), summed over its trees: at most 32 bytes each, plus 256 for those
+    # inside the root player's turn (search/params.py, max_nodes).
+    max_search_nodes: int = DEFAULT_MAX_NODES
 
     def __post_init__(self):
         for name in ("max_iterations", "max_concurrent_searches", "max_threads",
@@ -57,3 +64,6 @@ class Limits:
         for name in ("max_seconds", "reflection_idle_seconds", "stream_stall_seconds"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"limit {name} must be positive")
+        nodes = MCTS["max_nodes"]
+        if not nodes.low <= self.max_search_nodes <= nodes.high:
+            raise ValueError(f"limit max_search_nodes must be {nodes.range_text()}")

@@ -41,6 +41,10 @@ from .errors import LimitReached
 
 log = logging.getLogger("easel.server")
 
+# Seconds a replaced stream may still be handing over its last message
+# before it is cut (take_over).
+REPLACED_GRACE = 1.0
+
 
 class Ticket:
     """One open stream: the counters it holds, and since when it has been
@@ -129,7 +133,12 @@ class StreamGuard:
             old.keys = []                   # still watched until it closes; counts nowhere
             old.cancelled = why
             self._open.add(new)
-        if old.sending_since is not None:
+        # A stream whose last message is still being handed over ends with
+        # `why` as soon as gRPC asks it for the next one (milliseconds, when
+        # its client reads); cancelling it outright would race that hand-over
+        # and end it CANCELLED with no reason. Only a stream stuck sending is
+        # cut, here or by the watchdog (`check`).
+        if old.sending_since is not None and time.monotonic() - old.sending_since > REPLACED_GRACE:
             old.context.cancel()
         return new
 
@@ -188,6 +197,8 @@ class StreamGuard:
             if sent is not None and now - sent > self.stall_seconds:
                 why = (f"its client took no message for {self.stall_seconds:g} s "
                        f"(limit stream_stall_seconds)")
+            elif t.cancelled is not None and sent is not None and now - sent > REPLACED_GRACE:
+                why = t.cancelled           # replaced (take_over), and stuck sending
             elif (read is not None and t.idle_seconds is not None
                   and now - read > t.idle_seconds):
                 why = f"its client sent no request for {t.idle_seconds:g} s"

@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import sys
 
+from easel.server.commands import bot_help
+
 
 def add_parser(sub):
     p = sub.add_parser(
@@ -37,6 +39,7 @@ def add_parser(sub):
                    help="SPRT false-positive rate (default 0.05)")
     p.add_argument("--beta", type=float, default=0.05,
                    help="SPRT false-negative rate (default 0.05)")
+    bot_help.add_bot_help(p)
     p.set_defaults(func=run)
 
 

@@ -19,7 +19,7 @@ import os
 import sys
 import tempfile
 
-from easel.server.commands import connection
+from easel.server.commands import bot_help, connection
 
 
 def add_parser(sub):
@@ -48,6 +48,7 @@ def add_parser(sub):
     p.add_argument("--db", help="the local server's match database (default: temporary)")
     p.add_argument("--quiet-table", action="store_true",
                    help="show the table only when you are to act, not after every step")
+    bot_help.add_bot_help(p)
     p.set_defaults(func=run)
 
 

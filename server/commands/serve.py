@@ -43,6 +43,10 @@ def add_parser(sub):
                    help="search threads one request may use (default %(default)s)")
     p.add_argument("--max-message-bytes", type=int, default=d.max_message_bytes,
                    help="largest request or response (default %(default)s)")
+    p.add_argument("--max-search-nodes", type=int, default=d.max_search_nodes, metavar="NODES",
+                   help="tree nodes one search may hold, summed over its threads and PIMC "
+                        "worlds, for requests and bot seats alike: 32 bytes each, 288 inside "
+                        "the turn being searched (default %(default)s)")
     p.add_argument("--default-iterations", type=int, default=d.default_iterations,
                    help="budget of a request that sets none (default %(default)s)")
     p.add_argument("--data-dir", metavar="DIR", default=None,
@@ -134,7 +138,8 @@ def run(args) -> int:
                         max_health_watches=args.max_health_watches,
                         max_reflection_streams=args.max_reflection_streams,
                         reflection_idle_seconds=args.reflection_idle_seconds,
-                        stream_stall_seconds=args.stream_stall_seconds)
+                        stream_stall_seconds=args.stream_stall_seconds,
+                        max_search_nodes=args.max_search_nodes)
         files = DataFiles(args.data_dir, max_bytes=limits.max_data_bytes)
         if (args.tls_cert is None) != (args.tls_key is None):
             return fail("--tls-cert and --tls-key go together")

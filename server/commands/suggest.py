@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 
 from easel.engine.errors import StateFormatError
-from easel.server.commands import connection
+from easel.server.commands import bot_help, connection
 
 
 def add_parser(sub):
@@ -42,6 +42,7 @@ def add_parser(sub):
                    help="ask this server (default: start one in-process)")
     connection.add_arguments(p)
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    bot_help.add_bot_help(p)
     p.set_defaults(func=run)
 
 

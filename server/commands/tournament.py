@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import sys
 
+from easel.server.commands import bot_help
+
 
 def add_parser(sub):
     p = sub.add_parser(
@@ -26,6 +28,7 @@ def add_parser(sub):
     p.add_argument("--jobs", type=int, help="override [run] jobs (local worker processes)")
     p.add_argument("--address", help="override [run] address for Ray: auto, local, or ray://HOST:PORT")
     p.add_argument("--no-progress", action="store_true", help="no progress line")
+    bot_help.add_bot_help(p)
     p.set_defaults(func=run)
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from easel.engine.errors import EaselError
 
-from .. import positions
+from .. import bot_specs, positions
 from ..errors import InvalidArgument, Unavailable, quote
 from . import draws
 from .errors import FailedPrecondition, LimitReached, NotFound, PermissionDenied
@@ -26,9 +26,6 @@ from .store import MatchRow, SeatRow, Store, hash_token
 log = logging.getLogger("easel.server.matches")
 
 MAX_NAME = 64
-# The greedy bot's work per move grows with these; bot seats run unattended,
-# so a spec may not ask for minutes a move.
-GREEDY_CAPS = {"budget": 20_000, "depth": 6, "samples": 64, "max_outcomes": 64}
 MAX_SECONDS = 7 * 24 * 3600.0       # longest time control accepted
 
 
@@ -123,7 +120,8 @@ class MatchManager:
         return self._stopping.is_set()
 
     def _start(self, m: Match, client: str) -> None:
-        m.host = MatchHost(m, self.cpu, on_exit=self._exited)
+        m.host = MatchHost(m, self.cpu, on_exit=self._exited,
+                           max_nodes=self.engine_limits.max_search_nodes)
         with self._lock:
             self._open[m.id] = m
             self._clients[m.id] = client
@@ -337,40 +335,30 @@ class MatchManager:
 
     def _check_bot(self, text: str, game, field: str) -> str:
         """The canonical spec, once sure this server may run it for this game."""
-        from easel.search.specs import BOT_KINDS, BotSpecError, make_bot, parse_spec
+        from easel.search.specs import BotSpecError, make_bot
         if not text.strip():
             raise InvalidArgument(field, "a bot spec is required, e.g. 'mcts(time=1)' or "
                                          "'heuristic'")
-        try:
-            spec = parse_spec(text)
-        except BotSpecError as e:
-            raise InvalidArgument(field, str(e)) from None
-        if not BOT_KINDS[spec.name].served:
-            raise InvalidArgument(field, f"the server does not play {spec.name!r} bots (they "
-                                         "connect elsewhere or fail on purpose)")
+        spec = bot_specs.served_spec(text, field, seat=True)
         lim = self.engine_limits
         args = spec.args
         if spec.name == "mcts":
             it, sec, th = args.get("iterations"), args.get("time"), args.get("threads", 1)
-            if it is not None and isinstance(it, int) and it > lim.max_iterations:
+            if it is not None and it > lim.max_iterations:
                 raise InvalidArgument(field, f"{it} iterations is over this server's limit of "
                                              f"{lim.max_iterations}")
-            if isinstance(sec, (int, float)) and sec > lim.max_seconds:
+            if sec is not None and sec > lim.max_seconds:
                 raise InvalidArgument(field, f"{sec:g} s is over this server's limit of "
                                              f"{lim.max_seconds:g} s")
-            if isinstance(th, int) and th > self.limits.bot_threads:
+            if th > self.limits.bot_threads:
                 raise InvalidArgument(field, f"{th} threads is over this server's bot CPU "
                                              f"share of {self.limits.bot_threads} threads")
+            bot_specs.check_trees(args, th, game, lim, field)
             if getattr(game, "implementation", None) != "core":
                 raise InvalidArgument(field, f"{game.name} has no fast core; the MCTS bot "
                                              f"needs one")
-        for key, cap in GREEDY_CAPS.items():
-            value = args.get(key) if spec.name == "greedy" else None
-            if isinstance(value, int) and value > cap:
-                raise InvalidArgument(field, f"greedy {key}={value} is over this server's "
-                                             f"limit of {cap} for bot seats")
         try:
-            make_bot(spec, game, seed=0)
+            make_bot(spec, game, seed=0, max_nodes=lim.max_search_nodes)
         except (BotSpecError, EaselError, ValueError, TypeError) as e:
             raise InvalidArgument(field, str(e)) from None
         return spec.text

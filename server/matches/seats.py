@@ -146,14 +146,15 @@ class BotCPU:
 class SeatBot:
     """The bot of one seat, with its spec's budget and the seat's time control."""
 
-    def __init__(self, seat, game, match_seed: bytes):
+    def __init__(self, seat, game, match_seed: bytes, max_nodes: int | None = None):
         from easel.search.mcts import MCTSBot
         from easel.search.specs import make_bot
         self.seat = seat.seat
         self.spec = seat.bot
         self.row = seat
-        self.bot = make_bot(seat.bot, game, seed=draws.derive_int(match_seed,
-                                                                  f"bot:{seat.seat}"))
+        # max_nodes: the server's node budget for each of the bot's searches
+        self.bot = make_bot(seat.bot, game, seed=draws.derive_int(match_seed, f"bot:{seat.seat}"),
+                            max_nodes=max_nodes)
         self.mcts = isinstance(self.bot, MCTSBot)
         self.threads = int(self.bot.options["threads"]) if self.mcts else 1
         self.base_iterations = self.bot.iterations if self.mcts else None
@@ -198,7 +199,7 @@ def _spec_keys(spec: str) -> set:
 class MatchHost(threading.Thread):
     """Plays one open match's server side until it ends or the server stops."""
 
-    def __init__(self, match: Match, cpu: BotCPU, on_exit=None):
+    def __init__(self, match: Match, cpu: BotCPU, on_exit=None, max_nodes: int | None = None):
         super().__init__(name=f"match-{match.id}", daemon=True)
         self.match = match
         self.cpu = cpu
@@ -209,7 +210,7 @@ class MatchHost(threading.Thread):
         for seat in match.seats:
             if seat.kind == "bot":
                 try:
-                    self.bots[seat.seat] = SeatBot(seat, match.game, match.row.seed)
+                    self.bots[seat.seat] = SeatBot(seat, match.game, match.row.seed, max_nodes)
                 except Exception as e:     # e.g. a spec this build no longer takes
                     self.failed_setup = (seat.seat, f"seat {seat.seat} ({seat.bot}) could not "
                                                     f"be set up: {type(e).__name__}: {e}")

@@ -21,8 +21,7 @@ from easel.v1 import matches_pb2_grpc
 
 # Bot specs at and beyond every range the server checks, with what a bot
 # seat must get: "ok" (accepted) or "invalid" (INVALID_ARGUMENT naming the
-# seat's bot). NEEDS_BOUND: refused only once the search options are
-# range-checked when a spec is read (and a search's memory bounded).
+# seat's bot).
 BOT_SPECS = {
     "random": "ok", "heuristic": "ok", "greedy(depth=6)": "ok", "greedy(depth=0)": "ok",
     "mcts(iterations=1)": "ok", "mcts(iterations=2000)": "ok", "mcts(time=0.5)": "ok",
@@ -43,10 +42,6 @@ BOT_SPECS = {
     "mcts(form=pimc,worlds=0)": "invalid", "mcts(form=pimc,worlds=-1)": "invalid",
     "mcts(form=pimc,worlds=100000000)": "invalid", "mcts(form=pimc,worlds=1e8)": "invalid",
 }
-NEEDS_BOUND = {"mcts(threads=0)", "mcts(threads=-1)", "mcts(uct_c=nan)", "mcts(uct_c=-1)",
-               "mcts(policy_bias=nan)", "mcts(policy_bias=-1)", "mcts(form=pimc,worlds=0)",
-               "mcts(form=pimc,worlds=-1)", "mcts(form=pimc,worlds=100000000)",
-               "mcts(form=pimc,worlds=1e8)"}
 
 
 class Tally:

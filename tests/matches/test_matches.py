@@ -181,7 +181,8 @@ def test_create_refuses_bad_requests(served):
         (dict(game="connect_four", seats=[client(), bot("faulty(mode=exit)")]),
          "seats[1].bot: the server does not play 'faulty' bots"),
         (dict(game="pig", seats=[bot("greedy(budget=10000000)"), client()]),
-         "seats[0].bot: greedy budget=10000000 is over"),
+         "seats[0].bot: bot spec 'greedy(budget=10000000)': budget must be an integer from 1 "
+         "to 20000"),
         (dict(game="connect_four", seats=[client(), pb.SeatConfig(
             client=True, time_control=pb.TimeControl(move_seconds=-1))]),
          "seats[1].time_control.move_seconds"),

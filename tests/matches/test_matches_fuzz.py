@@ -125,7 +125,7 @@ def _send(f: Fuzzed, method: str, data: bytes):
 
 
 def _specs():
-    return st.sampled_from([s for s in abuse.BOT_SPECS if s not in abuse.NEEDS_BOUND])
+    return st.sampled_from(list(abuse.BOT_SPECS))
 
 
 @st.composite
@@ -207,10 +207,7 @@ def test_fuzz_mutated_requests(fuzzed):
     _check_slots(fuzzed)
 
 
-@pytest.mark.parametrize("spec", [
-    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="needs the search-options "
-                                            "bound")) if s in abuse.NEEDS_BOUND else s
-    for s in abuse.BOT_SPECS])
+@pytest.mark.parametrize("spec", list(abuse.BOT_SPECS))
 def test_bot_specs_at_and_beyond_every_range(fuzzed, spec):
     """A bot seat's spec is refused as INVALID_ARGUMENT naming it, or
     accepted (and the match then aborted before its bot moves)."""

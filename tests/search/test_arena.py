@@ -377,7 +377,7 @@ def test_cli_json_to_stdout_and_errors(capsys):
     assert main(["arena", PIG, "--bots", "random", "random(depth=2)", "--games", "2",
                  "--no-progress"]) == 2
     err = capsys.readouterr().err
-    assert "random has no key 'depth'" in err
+    assert "random has no option 'depth'; options: seed" in err
 
 
 def test_mcts_in_the_arena_when_available():

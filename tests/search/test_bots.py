@@ -201,9 +201,9 @@ def test_parse_spec_types_and_canonical_text():
     assert s.name == "random" and s.args == {"seed": 3} and s.text == "random(seed=3)"
     g = parse_spec("greedy(depth=1,samples=2)")
     assert g.args == {"depth": 1, "samples": 2}
-    m = parse_spec("mcts(iterations=4000,threads=2,time=0.5,uct_c=2,form=is,widen=true,k=1.5)")
+    m = parse_spec("mcts(iterations=4000,threads=2,time=0.5,uct_c=2,form=is,reuse=no)")
     assert m.args == {"iterations": 4000, "threads": 2, "time": 0.5, "uct_c": 2.0,
-                      "form": "is", "widen": True, "k": 1.5}
+                      "form": "is", "reuse": False}
     assert isinstance(m.args["uct_c"], float)
     assert parse_spec(m.text) == m
 
@@ -213,7 +213,7 @@ def test_parse_spec_types_and_canonical_text():
     ("random(seed=3", "malformed"),
     ("3random", "malformed"),
     ("alphazero", "unknown bot 'alphazero'"),
-    ("random(sed=3)", "no key 'sed'"),
+    ("random(sed=3)", "no option 'sed' (did you mean 'seed'?); options: seed"),
     ("random(seed=abc)", "seed='abc' must be an int"),
     ("random(seed)", "expected key=value"),
     ("random(seed=1,seed=2)", "given twice"),

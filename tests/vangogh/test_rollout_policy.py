@@ -89,7 +89,7 @@ def test_rollout_option_errors_name_it():
     state = vg.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
-    with pytest.raises(SearchError, match="rollout 'sometimes'"):
+    with pytest.raises(SearchError, match="rollout must be one of random, policy, got 'sometimes'"):
         Search(vg, state, rollout="sometimes")
     with pytest.raises(SearchError, match="rollout"):
         MCTSBot(vg, rollout="heavy")
