@@ -134,7 +134,8 @@ class SeatBot:
         self.bot.time_limit = self.time_budget(clock_left)
         self.bot.iterations = self.base_iterations
         if self.bot.iterations is None and self.bot.time_limit is None:
-            self.bot.iterations = 1000        # MCTSBot's own default
+            from easel.search.mcts import BOT_ITERATIONS
+            self.bot.iterations = BOT_ITERATIONS     # MCTSBot's own default
         return self.bot.step(state)
 
     def ponder(self, state, seconds: float) -> int:
