@@ -44,9 +44,18 @@ class Plan:
 _BUDGET_KEYS = ("iterations", "time", "threads", "seed")
 
 
-def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settings") -> Plan:
+def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settings",
+         as_bot: bool = False) -> Plan:
+    """The request's search, checked against `limits`. `as_bot`: the call
+    plays as a bot (SearchSettings.play_as_bot, server/bot_replay.py): a
+    spec with no budget takes the bot's own default, and an MCTS spec may set
+    the bot's options (reuse, early_stop, ...) besides the search's. Only the
+    calls that can play as a bot pass it; elsewhere play_as_bot is refused."""
     from easel.search.specs import BOT_KINDS, BotSpecError, parse_spec
 
+    if settings.play_as_bot and not as_bot:
+        raise InvalidArgument(f"{field}.play_as_bot", "only Suggest plays as a bot; this call "
+                                                      "analyses the position (leave it unset)")
     text = settings.bot.strip() or "mcts"
     try:
         spec = parse_spec(text)
@@ -76,6 +85,14 @@ def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settin
                                            f"{limits.max_seconds:g} s")
     if iterations is None and seconds is None:
         iterations = limits.default_iterations
+        if as_bot:                   # the bot's own budget, as it plays locally
+            from easel.search.mcts import BOT_ITERATIONS
+            iterations = BOT_ITERATIONS
+            if iterations > limits.max_iterations:
+                raise InvalidArgument(f"{field}.budget", f"no budget is set, and the bot's own "
+                                                         f"{iterations} iterations are over this "
+                                                         f"server's limit of "
+                                                         f"{limits.max_iterations}")
 
     threads = settings.threads or int(args.get("threads", 1))
     where_t = f"{field}.threads" if settings.threads else f"{field}.bot"
@@ -91,7 +108,7 @@ def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settin
 
     options = {k: v for k, v in args.items() if k not in _BUDGET_KEYS}
     if spec.name == "mcts":
-        known = search_option_names()
+        known = search_option_names() | (bot_option_names() if as_bot else set())
         unknown = sorted(k for k in options if k not in known)
         if unknown:
             raise InvalidArgument(f"{field}.bot", f"unknown mcts option {quote(unknown[0])}; "
@@ -127,6 +144,17 @@ def search_option_names() -> set[str]:
     from easel.search import Search
     return {n for n, p in inspect.signature(Search.__init__).parameters.items()
             if p.kind is p.KEYWORD_ONLY and n not in ("seed", "threads")}
+
+
+def bot_option_names() -> set[str]:
+    """The keyword options of search.MCTSBot besides its budget and seed
+    (reuse, early_stop, ...): a call playing as a bot may set them."""
+    import inspect
+
+    from easel.search.mcts import MCTSBot
+    return {n for n, p in inspect.signature(MCTSBot.__init__).parameters.items()
+            if p.kind is p.POSITIONAL_OR_KEYWORD
+            and n not in ("self", "game", "iterations", "time_limit", "seed", "threads")}
 
 
 def _clean(e: Exception) -> str:

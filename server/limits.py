@@ -30,6 +30,9 @@ class Limits:
     max_data_bytes: int = 1 << 20          # a data file a game option names
     replay_cache_entries: int = 256        # replayed records kept (0: no cache)
     replay_cache_steps: int = 400_000      # steps held by all cached records
+    max_replayed_searches: int = 128       # searches a play_as_bot call may redo to rebuild its bot
+    bot_cache_entries: int = 64            # bots kept for the next play_as_bot call (0: none)
+    bot_cache_nodes: int = 1 << 22         # search-tree nodes held by all kept bots
 
     def __post_init__(self):
         for name in ("max_iterations", "max_concurrent_searches", "max_threads",
@@ -37,7 +40,8 @@ class Limits:
                      "default_report_candidates", "max_data_bytes", "max_waiting_per_client"):
             if getattr(self, name) < 1:
                 raise ValueError(f"limit {name} must be at least 1")
-        for name in ("max_waiting_searches", "replay_cache_entries", "replay_cache_steps"):
+        for name in ("max_waiting_searches", "replay_cache_entries", "replay_cache_steps",
+                     "max_replayed_searches", "bot_cache_entries", "bot_cache_nodes"):
             if getattr(self, name) < 0:
                 raise ValueError(f"limit {name} must be at least 0")
         if not self.max_seconds > 0:

@@ -61,6 +61,13 @@ def add_parser(sub):
     p.add_argument("--replay-cache", type=int, default=d.replay_cache_entries,
                    help="recently replayed records kept to answer the next call of a game "
                         "faster (0: none; default %(default)s)")
+    p.add_argument("--bot-cache", type=int, default=d.bot_cache_entries,
+                   help="bots kept between the calls of a remote bot (Suggest with "
+                        "play_as_bot), so that each call searches once (0: none; default "
+                        "%(default)s)")
+    p.add_argument("--max-replay", type=int, default=d.max_replayed_searches,
+                   help="searches a play_as_bot call may redo to rebuild a bot the server "
+                        "does not hold (default %(default)s)")
     p.add_argument("--grace", type=float, default=5.0,
                    help="seconds given to calls in flight on shutdown (default %(default)s)")
     p.add_argument("--log-level", default="INFO", help="logging level (default %(default)s)")
@@ -112,6 +119,8 @@ def run(args) -> int:
                         max_message_bytes=args.max_message_bytes,
                         max_data_bytes=args.max_data_bytes,
                         replay_cache_entries=args.replay_cache,
+                        bot_cache_entries=args.bot_cache,
+                        max_replayed_searches=args.max_replay,
                         default_iterations=args.default_iterations)
         files = DataFiles(args.data_dir, max_bytes=limits.max_data_bytes)
         if (args.tls_cert is None) != (args.tls_key is None):
