@@ -170,10 +170,16 @@ class EngineClient:
         search_from_here, play_as_bot (see SearchSettings).
         position_msg: the position as a message (a notation, a structured
         state) instead of game and steps."""
+        return self.suggest_response(game, steps, timeout, position_msg, **search).analysis
+
+    def suggest_response(self, game: str, steps=(), timeout=None,
+                         position_msg: pb.Position | None = None,
+                         **search) -> pb.SuggestResponse:
+        """As `suggest`, the whole SuggestResponse (stop reason, played_as_bot)."""
         pos = position_msg if position_msg is not None else position(game, steps)
         return self.stub.Suggest(
             pb.SuggestRequest(position=pos, settings=settings(**search)),
-            timeout=self._timeout(timeout)).analysis
+            timeout=self._timeout(timeout))
 
     def analyze(self, game: str, steps=(), report_interval_ms: int = 0, timeout=None,
                 **search):

@@ -287,7 +287,7 @@ class EngineServicer(pb_grpc.EngineServicer):
             finally:
                 self.queue.release(control)
         return pb.SuggestResponse(analysis=result, position=_info(state, record),
-                                  stop_reason=reason)
+                                  stop_reason=reason, played_as_bot=True)
 
     @streaming("Analyze")
     def Analyze(self, request, context):

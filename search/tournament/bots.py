@@ -91,9 +91,14 @@ class RemoteBot(Bot):
             return legal[0]
         from ..mcts import game_seed     # the seed the local bot plays this game with
         self._asked = True
-        analysis = self._connect().suggest(
+        answer = self._connect().suggest_response(
             self.game_spec, list(self.steps), bot=self.remote_spec, num_candidates=1,
             seed=game_seed(self.seed, self._games) & 0xFFFFFFFFFFFFFFFF, play_as_bot=True)
+        if not answer.played_as_bot:
+            raise RuntimeError(f"remote {self.target}: the server does not play as a bot (it "
+                               f"predates SearchSettings.play_as_bot), so its moves would not "
+                               f"be {self.remote_spec}'s; serve a newer easel there")
+        analysis = answer.analysis
         if not analysis.candidates:
             raise RuntimeError(f"remote {self.target}: Suggest returned no candidate")
         return int(analysis.candidates[0].id)

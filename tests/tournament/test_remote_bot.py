@@ -109,3 +109,26 @@ def test_local_and_remote_bots_of_one_spec_come_out_even_over_200_games(servers)
     local = result.summary["bots"][0]["win_rate"]
     assert result.summary["games"] == 200
     assert local["low"] <= 0.5 <= local["high"], local
+
+
+def test_a_server_that_ignores_play_as_bot_is_refused(monkeypatch):
+    """A server older than play_as_bot answers an analysis (the plan made at
+    the turn's start): the remote bot says so instead of playing weaker."""
+    from easel.server.analysis import Limits
+    from easel.server.service import build_server
+    srv = build_server(port=0, limits=Limits()).start()
+    servicer = srv.servicer
+
+    def as_before(request, context, state, record):       # what an older server does
+        request.settings.play_as_bot = False
+        return type(servicer).Suggest.__wrapped__(servicer, request, context)
+
+    monkeypatch.setattr(servicer, "_play_as_bot", as_before)
+    try:
+        game = engine.load_game("connect_four", "core")
+        there = make_bot(f"remote(target=127.0.0.1:{srv.port},spec=mcts(iterations=20))", game)
+        with pytest.raises(RuntimeError, match="predates SearchSettings.play_as_bot"):
+            there.step(game.new_initial_state())
+        there.close()
+    finally:
+        srv.stop(0)
