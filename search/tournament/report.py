@@ -180,41 +180,35 @@ def _forfeits(res) -> dict:
             if any(c.get(r, 0) for r in FORFEIT_REASONS)}
 
 
+def _stacked(width: float, counts: dict, parts, xlabel: str, title: str):
+    """A horizontal stacked bar a row ({row: {part: n}}), the first row on top."""
+    rows = list(counts)
+    fig, (ax,) = _figure(width, 0.45 * len(rows) + 1.8)
+    left = [0] * len(rows)
+    for part in parts:
+        vals = [counts[r].get(part, 0) for r in rows]
+        ax.barh(range(len(rows)), vals, left=left, label=part)
+        left = [a + b for a, b in zip(left, vals)]
+    ax.set_yticks(range(len(rows)), rows)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    _title(ax, title, width)
+    _legend(ax, width, len(parts))
+    return title, fig
+
+
 def plot_faults(res, width: float = WIDE):
     """How games ended and who forfeited: only when a game did not end
     normally (a chart of nothing but "normal" says less than a sentence)."""
     ends = res["end_reasons"]
     if not any(n for c in ends.values() for r, n in c.items() if r != "normal"):
         return []
-    games = list(ends)
-    reasons = sorted({r for c in ends.values() for r in c})
-    fig, (ax,) = _figure(width, 0.45 * len(games) + 1.8)
-    left = [0] * len(games)
-    for r in reasons:
-        vals = [ends[g].get(r, 0) for g in games]
-        ax.barh(range(len(games)), vals, left=left, label=r)
-        left = [a + b for a, b in zip(left, vals)]
-    ax.set_yticks(range(len(games)), games)
-    ax.invert_yaxis()                   # the first game on top, as in the tables
-    ax.set_xlabel("games")
-    _title(ax, "how games ended", width)
-    _legend(ax, width, len(reasons))
-    charts = [("how games ended", fig)]
+    charts = [_stacked(width, ends, sorted({r for c in ends.values() for r in c}), "games",
+                       "how games ended")]
     forfeits = _forfeits(res)
     if forfeits:
-        bots = list(forfeits)
-        fig, (ax,) = _figure(width, 0.45 * len(bots) + 1.8)
-        left = [0] * len(bots)
-        for r in FORFEIT_REASONS:
-            vals = [forfeits[b].get(r, 0) for b in bots]
-            ax.barh(range(len(bots)), vals, left=left, label=r)
-            left = [a + b for a, b in zip(left, vals)]
-        ax.set_yticks(range(len(bots)), bots)
-        ax.invert_yaxis()
-        ax.set_xlabel("forfeited games")
-        _title(ax, "forfeits by bot and reason", width)
-        _legend(ax, width, len(FORFEIT_REASONS))
-        charts.append(("forfeits by bot and reason", fig))
+        charts.append(_stacked(width, forfeits, FORFEIT_REASONS, "forfeited games",
+                               "forfeits by bot and reason"))
     return charts
 
 
