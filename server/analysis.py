@@ -4,8 +4,9 @@ into protobuf. Plain functions and small classes; the servicer only wires
 them to gRPC.
 
 One request = one `search.Search` over a clone of the request's own state
-(two or more when a mid-turn Suggest follows the turn's plan; see
-`follow_plan`). Stopping: whoever wants a search to end (the client's cancel
+(two or more when a mid-turn Suggest follows the turn's plan, see
+`follow_plan`, or when a Suggest playing as a bot rebuilds it, see
+server/bot_replay.py). Stopping: whoever wants a search to end (the client's cancel
 or deadline via the gRPC callback, or the server's shutdown) calls
 `SearchControl.stop` (server/queue.py), which records why and calls
 `Search.cancel()`; a running `run()` returns within about a millisecond, so
