@@ -161,7 +161,8 @@ def play(plan: analysis.Plan, state, control: SearchControl, limits, cache: BotC
                     f"the bot's tree would take {redo} searches to rebuild (its decisions since "
                     f"its tree last started afresh), over this server's limit of "
                     f"{limits.max_replayed_searches} (max_replayed_searches); ask at every "
-                    f"decision of the seat, so that the server goes on with the bot it holds")
+                    f"decision of the seat, so that the server goes on with the bot it holds",
+                    retry_after=ResourceExhausted.NO_RETRY)
             control.attach(bot)
             for root in roots[start:]:
                 if control.stopped:

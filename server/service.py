@@ -112,8 +112,9 @@ def _budget_of(request) -> str:
 def _status_of(method, error: Exception, context):
     if isinstance(error, RequestError):
         if isinstance(error, ResourceExhausted) and error.retry_after is not None:
-            context.set_trailing_metadata(
-                [("grpc-retry-pushback-ms", str(max(1, int(error.retry_after * 1000))))])
+            pushback = ("-1" if error.retry_after < 0        # gRPC: do not retry
+                        else str(max(1, int(error.retry_after * 1000))))
+            context.set_trailing_metadata([("grpc-retry-pushback-ms", pushback)])
         return error.code, str(error)
     log.exception("%s: internal error", method)
     return grpc.StatusCode.INTERNAL, bounded(f"internal error (a bug; please report it with "
