@@ -135,6 +135,25 @@ def replay_from(bot, state, steps, roots) -> int:
     return start
 
 
+def redo_decisions(bot, roots, stopped=lambda: False) -> None:
+    """Let `bot` make again its decisions at `roots` (in order), unless stopped."""
+    for root in roots:
+        if stopped():
+            return
+        bot.step(root)
+
+
+def rebuild(bot, state) -> int:
+    """Let a fresh MCTS `bot` make again the current player's decisions
+    since its tree last started afresh, so that it answers at `state` as the
+    bot that made them would (a hosted match's bot seat after the server
+    restarted: server/matches/seats.py). The searches redone."""
+    steps, roots = searched_decisions(state)
+    start = replay_from(bot, state, steps, roots)
+    redo_decisions(bot, roots[start:])
+    return len(steps) - start
+
+
 def play(plan: analysis.Plan, state, control: SearchControl, limits, cache: BotCache | None,
          deadline: float | None = None):
     """(analysis, stop reason) of `plan`'s bot at `state`, as the bot that
@@ -164,10 +183,7 @@ def play(plan: analysis.Plan, state, control: SearchControl, limits, cache: BotC
                     f"decision of the seat, so that the server goes on with the bot it holds",
                     retry_after=ResourceExhausted.NO_RETRY)
             control.attach(bot)
-            for root in roots[start:]:
-                if control.stopped:
-                    break
-                bot.step(root)
+            redo_decisions(bot, roots[start:], lambda: control.stopped)
     control.attach(bot)
     found = bot.analyze(state.clone(), top_k=plan.top_k)     # cut short if stopped
     search = bot._search
