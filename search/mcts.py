@@ -34,6 +34,7 @@ KIND_CHANCE = 1
 FLAG_AFTER_CHANCE = 1
 Z95 = 1.959963984540054
 PV_LENGTH = 12            # steps of principal variation shown after a candidate's turn
+BOT_ITERATIONS = 1000     # an MCTSBot's budget per decision when its spec sets none
 
 
 @dataclass
@@ -89,6 +90,22 @@ def _mix(seed: int, k: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
     return z ^ (z >> 31)
+
+
+def game_seed(seed: int, games: int) -> int:
+    """A bot's seed for its game after `games` earlier games (its own seed
+    for the first): a bot restarted for a new game does not replay the last."""
+    return int(seed) if games == 0 else _mix(int(seed), games)
+
+
+def _crosses_chance(root, actions) -> bool:
+    """Whether any of `actions`, played from the state `root`, is a chance outcome."""
+    walk = root.clone()
+    for a in actions:
+        if walk.is_chance_node():
+            return True
+        walk.apply_action(a)
+    return False
 
 
 class Search:
@@ -429,7 +446,7 @@ class MCTSBot(Bot):
         self.iterations = budget.get("iterations")
         self.time_limit = budget.get("time_limit")
         if self.iterations is None and self.time_limit is None:
-            self.iterations = 1000
+            self.iterations = BOT_ITERATIONS
         seed = bot.pop("seed", None)
         self.reuse = bot.pop("reuse", params.MCTS["reuse"].default)
         self.reuse_across_chance = bot.pop("reuse_across_chance",
@@ -442,9 +459,12 @@ class MCTSBot(Bot):
         self._history: list[int] | None = None
         self._origin = None         # the loaded position the history starts from, if any
         self._searches = 0
+        self._games = 0             # games searched before this one (see restart, game_seed)
         self._cancel_requested = False
 
     def restart(self) -> None:
+        if self._history is not None:     # it searched: the next game draws new numbers
+            self._games += 1
         self._search = None
         self._history = None
         self._cancel_requested = False
@@ -461,12 +481,10 @@ class MCTSBot(Bot):
         # A history is a path from the state's origin: the initial state, or
         # the position it was loaded from (two loaded positions both have [] ).
         origin = state.loaded_from()
-        if (self.reuse and self._search is not None and self._history is not None
+        if (self._search is not None and self._history is not None
                 and origin == self._origin
-                and self.options["form"] != "pimc"
                 and history[:len(self._history)] == self._history
-                and (self.reuse_across_chance or self.options["form"] != "is"
-                     or not self._crosses_chance(history[len(self._history):]))):
+                and self.keeps_tree(self._search._root, history[len(self._history):])):
             try:
                 self._search.advance(history[len(self._history):])
                 self._search._resume()
@@ -475,21 +493,26 @@ class MCTSBot(Bot):
             except ValueError:
                 pass
         self._searches += 1
-        self._search = Search(self.game, state, seed=_mix(self.seed, self._searches),
+        # The seed of a fresh search comes from the game's seed and the
+        # position (its steps), not from the searches made before: a bot
+        # rebuilt at this position (a server answering as this bot,
+        # server/bot_replay.py) draws the same numbers.
+        self._search = Search(self.game, state,
+                              seed=_mix(game_seed(self.seed, self._games), len(history)),
                               **self.options)
         self._history = history
         self._origin = origin
         return self._search
 
-    def _crosses_chance(self, actions) -> bool:
-        """Whether any of `actions` (played from the search's root) is a
-        chance outcome."""
-        walk = self._search._root.clone()
-        for a in actions:
-            if walk.is_chance_node():
-                return True
-            walk.apply_action(a)
-        return False
+    def keeps_tree(self, root, actions) -> bool:
+        """Whether this bot keeps a search made at `root` (a state) once
+        `actions` (actions and chance outcomes) have been played from it:
+        its tree is reused unless reuse is off, the form is PIMC, or (in the
+        IS form, without reuse_across_chance) a chance event came between."""
+        form = self.options["form"]
+        return (self.reuse and form != "pimc"
+                and (self.reuse_across_chance or form != "is"
+                     or not _crosses_chance(root, actions)))
 
     def analyze(self, state, top_k: int | None = None) -> Analysis:
         try:

@@ -19,7 +19,11 @@ each game, the share of (bot A seat, bot B seat) pairs that A's seat beat,
 ties counting half. Elo = 400 log10(s / (1 - s)); its interval is the score
 interval mapped through the same (monotone) function; a score of 0 or 1 has
 an infinite Elo, reported as +-ELO_CAP. LOS, the likelihood of
-superiority, is the normal probability that the true score exceeds 1/2.
+superiority, is the probability that the true score exceeds 1/2 under the
+interval's own distribution (Student's t over the block means; for blocks
+all won or all lost, the exact binomial one, 1 - 2^-n or 2^-n), so that it
+never contradicts the interval: LOS is above 97.5% exactly when the interval
+lies above 1/2, and below 2.5% exactly when it lies below.
 Every pair of bots that met gets the same head-to-head figures; with more
 than two bots, `ratings` fits one Elo scale to all of them (Bradley-Terry)
 with intervals from a bootstrap over blocks.
@@ -28,7 +32,6 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from statistics import NormalDist
 
 _EPS = 1e-9
 ELO_CAP = 1200.0     # the Elo of a score of 0 or 1 is infinite; report this instead
@@ -77,6 +80,23 @@ def interval(samples, bounds=None, confidence=0.95):
     if bounds is not None:
         low, high = max(bounds[0], low), min(bounds[1], high)
     return {"mean": mean, "low": low, "high": high, "n": n}
+
+
+def los(means, score=None):
+    """The likelihood of superiority (see the module's docstring) from the
+    block means of a head-to-head score in [0, 1]; None with fewer than two
+    blocks. `score`: their interval(means, bounds=(0, 1)), if at hand."""
+    n = len(means)
+    if n < 2:
+        return None
+    m = (score or interval(means, bounds=(0.0, 1.0)))["mean"]
+    sd = math.sqrt(sum((x - m) ** 2 for x in means) / (n - 1))
+    if sd == 0.0:
+        if m in (0.0, 1.0):     # the interval is the exact binomial bound: so is this
+            return 1.0 - 0.5 ** n if m == 1.0 else 0.5 ** n
+        return 1.0 if m > 0.5 else 0.0 if m < 0.5 else 0.5
+    from scipy.special import stdtr          # Student's t distribution function
+    return float(stdtr(n - 1, (m - 0.5) / (sd / math.sqrt(n))))
 
 
 def elo_of(score):
@@ -199,19 +219,12 @@ def _pair_result(blocks, labels, pair, num_players):
     a, b = pair
     means = [sum(v) / len(v) for _, v in sorted(blocks.items()) if v]
     score = interval(means, bounds=(0.0, 1.0))
-    los = None
-    if score["n"] >= 2:
-        m = score["mean"]
-        sd = math.sqrt(sum((x - m) ** 2 for x in means) / (len(means) - 1))
-        se = sd / math.sqrt(len(means))
-        los = (1.0 if m > 0.5 else 0.0 if m < 0.5 else 0.5) if se == 0 \
-            else NormalDist().cdf((m - 0.5) / se)
     return {"bots": [labels[a], labels[b]],
             "score": score,
             "diff": elo_of(score["mean"]),
             "low": elo_of(score["low"]),
             "high": elo_of(score["high"]),
-            "los": los,
+            "los": los(means, score),
             "pairs": _pentanomial(blocks) if num_players == 2 else None}
 
 

@@ -4,8 +4,9 @@ into protobuf. Plain functions and small classes; the servicer only wires
 them to gRPC.
 
 One request = one `search.Search` over a clone of the request's own state
-(two or more when a mid-turn Suggest follows the turn's plan; see
-`follow_plan`). Stopping: whoever wants a search to end (the client's cancel
+(two or more when a mid-turn Suggest follows the turn's plan, see
+`follow_plan`, or when a Suggest playing as a bot rebuilds it, see
+server/bot_replay.py). Stopping: whoever wants a search to end (the client's cancel
 or deadline via the gRPC callback, or the server's shutdown) calls
 `SearchControl.stop` (server/queue.py), which records why and calls
 `Search.cancel()`; a running `run()` returns within about a millisecond, so
@@ -15,7 +16,6 @@ least one move (`_at_least_one`).
 from __future__ import annotations
 
 import math
-import threading
 import time
 from dataclasses import dataclass, field
 
@@ -47,9 +47,18 @@ class Plan:
 _BUDGET_KEYS = ("iterations", "time", "threads", "seed")
 
 
-def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settings") -> Plan:
+def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settings",
+         as_bot: bool = False) -> Plan:
+    """The request's search, checked against `limits`. `as_bot`: the call
+    plays as a bot (SearchSettings.play_as_bot, server/bot_replay.py): a
+    spec with no budget takes the bot's own default, and an MCTS spec may set
+    the bot's options (reuse, early_stop, ...) besides the search's. Only the
+    calls that can play as a bot pass it; elsewhere play_as_bot is refused."""
+    if settings.play_as_bot and not as_bot:
+        raise InvalidArgument(f"{field}.play_as_bot", "only Suggest plays as a bot; this call "
+                                                      "analyses the position (leave it unset)")
     text = settings.bot.strip() or "mcts"
-    spec = bot_specs.served_spec(text, f"{field}.bot", seat=False)
+    spec = bot_specs.served_spec(text, f"{field}.bot", seat=as_bot)
     args = dict(spec.args)
 
     budget = settings.budget
@@ -71,6 +80,14 @@ def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settin
                                            f"{limits.max_seconds:g} s")
     if iterations is None and seconds is None:
         iterations = limits.default_iterations
+        if as_bot:                   # the bot's own budget, as it plays locally
+            from easel.search.mcts import BOT_ITERATIONS
+            iterations = BOT_ITERATIONS
+            if iterations > limits.max_iterations:
+                raise InvalidArgument(f"{field}.budget", f"no budget is set, and the bot's own "
+                                                         f"{iterations} iterations are over this "
+                                                         f"server's limit of "
+                                                         f"{limits.max_iterations}")
 
     threads = settings.threads or int(args.get("threads", 1))
     where_t = f"{field}.threads" if settings.threads else f"{field}.bot"
@@ -90,7 +107,9 @@ def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settin
         bot_specs.check_trees(args, threads, game, limits, f"{field}.bot")
         options["max_nodes"] = limits.max_search_nodes
         try:            # what this game cannot do (rollout=policy without a policy)
-            params.resolve_search(game, dict(options, threads=threads))
+            params.resolve_search(game, dict({k: v for k, v in options.items()
+                                              if params.MCTS[k].scope != "bot"},
+                                             threads=threads))
         except EaselError as e:
             raise InvalidArgument(f"{field}.bot", str(e)) from None
         args.update(seed=seed, threads=threads)

@@ -53,8 +53,10 @@ def position(game: str, steps=(), expected_player: int | None = None) -> pb.Posi
 
 def settings(iterations: int | None = None, seconds: float | None = None,
              seed: int | None = None, num_candidates: int = 0, threads: int = 0,
-             bot: str = "") -> pb.SearchSettings:
-    s = pb.SearchSettings(num_candidates=num_candidates, threads=threads, bot=bot)
+             bot: str = "", search_from_here: bool = False,
+             play_as_bot: bool = False) -> pb.SearchSettings:
+    s = pb.SearchSettings(num_candidates=num_candidates, threads=threads, bot=bot,
+                          search_from_here=search_from_here, play_as_bot=play_as_bot)
     if iterations is not None:
         s.budget.iterations = iterations
     if seconds is not None:
@@ -164,13 +166,20 @@ class EngineClient:
 
     def suggest(self, game: str, steps=(), timeout=None, position_msg: pb.Position | None = None,
                 **search) -> pb.Analysis:
-        """search: iterations, seconds, seed, num_candidates, threads, bot.
+        """search: iterations, seconds, seed, num_candidates, threads, bot,
+        search_from_here, play_as_bot (see SearchSettings).
         position_msg: the position as a message (a notation, a structured
         state) instead of game and steps."""
+        return self.suggest_response(game, steps, timeout, position_msg, **search).analysis
+
+    def suggest_response(self, game: str, steps=(), timeout=None,
+                         position_msg: pb.Position | None = None,
+                         **search) -> pb.SuggestResponse:
+        """As `suggest`, the whole SuggestResponse (stop reason, played_as_bot)."""
         pos = position_msg if position_msg is not None else position(game, steps)
         return self.stub.Suggest(
             pb.SuggestRequest(position=pos, settings=settings(**search)),
-            timeout=self._timeout(timeout)).analysis
+            timeout=self._timeout(timeout))
 
     def analyze(self, game: str, steps=(), report_interval_ms: int = 0, timeout=None,
                 **search):

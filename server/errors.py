@@ -60,8 +60,10 @@ class Unimplemented(RequestError):
 class ResourceExhausted(RequestError):
     """The server is at capacity; the client may retry later, after
     `retry_after` seconds if set (sent as grpc-retry-pushback-ms, which
-    gRPC's own retry honours)."""
+    gRPC's own retry honours). A negative `retry_after` (NO_RETRY): asking
+    again cannot help, and the pushback tells gRPC's retry not to."""
     code = grpc.StatusCode.RESOURCE_EXHAUSTED
+    NO_RETRY = -1.0
 
     def __init__(self, field: str, message: str, retry_after: float | None = None):
         super().__init__(field, message)

@@ -50,6 +50,9 @@ class Limits:
     # seat), summed over its trees: at most 32 bytes each, plus 256 for those
     # inside the root player's turn (search/params.py, max_nodes).
     max_search_nodes: int = DEFAULT_MAX_NODES
+    max_replayed_searches: int = 128       # searches a play_as_bot call may redo to rebuild its bot
+    bot_cache_entries: int = 64            # bots kept for the next play_as_bot call (0: none)
+    bot_cache_nodes: int = 1 << 22         # search-tree nodes held by all kept bots
 
     def __post_init__(self):
         for name in ("max_iterations", "max_concurrent_searches", "max_threads",
@@ -58,7 +61,8 @@ class Limits:
                      "max_analyze_streams", "max_health_watches", "max_reflection_streams"):
             if getattr(self, name) < 1:
                 raise ValueError(f"limit {name} must be at least 1")
-        for name in ("max_waiting_searches", "replay_cache_entries", "replay_cache_steps"):
+        for name in ("max_waiting_searches", "replay_cache_entries", "replay_cache_steps",
+                     "max_replayed_searches", "bot_cache_entries", "bot_cache_nodes"):
             if getattr(self, name) < 0:
                 raise ValueError(f"limit {name} must be at least 0")
         for name in ("max_seconds", "reflection_idle_seconds", "stream_stall_seconds"):

@@ -142,6 +142,12 @@ class SearchControl:
         if stopped:
             search.cancel()
 
+    def detach(self) -> None:
+        """The search is done with: later stops (the call's end runs one)
+        no longer cancel it, so that it can be kept for another call."""
+        with self._lock:
+            self._search = None
+
     def stop(self, reason: str) -> None:
         with self._lock:
             if self.reason is None:

@@ -149,8 +149,9 @@ def status_of(method, error: Exception, context):
     """(code, message) answering `error`; sets the retry pushback trailer."""
     if isinstance(error, RequestError):
         if isinstance(error, ResourceExhausted) and error.retry_after is not None:
-            context.set_trailing_metadata(
-                [("grpc-retry-pushback-ms", str(max(1, int(error.retry_after * 1000))))])
+            pushback = ("-1" if error.retry_after < 0        # gRPC: do not retry
+                        else str(max(1, int(error.retry_after * 1000))))
+            context.set_trailing_metadata([("grpc-retry-pushback-ms", pushback)])
         return error.code, str(error)
     log.exception("%s: internal error", method)
     return grpc.StatusCode.INTERNAL, bounded(f"internal error (a bug; please report it with "

@@ -34,7 +34,7 @@ from grpc_health.v1 import health_pb2
 from easel.v1 import engine_pb2 as pb
 from easel.v1 import engine_pb2_grpc as pb_grpc
 
-from . import analysis, positions, reflection
+from . import analysis, bot_replay, positions, reflection
 from .auth import BearerTokenInterceptor, Clients
 from .datafiles import DataFiles
 from .errors import InvalidArgument, quote
@@ -100,6 +100,7 @@ class EngineServicer(pb_grpc.EngineServicer):
         self.files = files
         self.cache = cache
         self.streams = streams or StreamGuard(limits.stream_stall_seconds)
+        self.bots = bot_replay.BotCache(limits.bot_cache_entries, limits.bot_cache_nodes)
 
     @unary("ListGames", engine_fields)
     def ListGames(self, request, context):
@@ -149,6 +150,8 @@ class EngineServicer(pb_grpc.EngineServicer):
     def Suggest(self, request, context):
         state, record, turn_start = self._position(request)
         analysis.check_searchable(state)
+        if request.settings.play_as_bot:
+            return self._play_as_bot(request, context, state, record)
         plan = analysis.plan(request.settings, state.get_game(), self.limits)
         if not plan.mcts:          # cheap bots do not queue for a search slot
             return pb.SuggestResponse(analysis=analysis.bot_move(plan, state),
@@ -182,6 +185,21 @@ class EngineServicer(pb_grpc.EngineServicer):
         result, reason = answer
         return pb.SuggestResponse(analysis=result, position=_info(state, record),
                                   stop_reason=reason)
+
+    def _play_as_bot(self, request, context, state, record):
+        """Suggest with play_as_bot: the bot's own move (server/bot_replay.py)."""
+        plan = analysis.plan(request.settings, state.get_game(), self.limits, as_bot=True)
+        if not plan.mcts or len(state.legal_actions()) == 1:     # no search: no queue
+            result, reason = bot_replay.play(plan, state, None, self.limits, self.bots)
+        else:
+            control = self._acquire(context)
+            try:
+                result, reason = bot_replay.play(plan, state, control, self.limits, self.bots,
+                                                 _deadline(context))
+            finally:
+                self.queue.release(control)
+        return pb.SuggestResponse(analysis=result, position=_info(state, record),
+                                  stop_reason=reason, played_as_bot=True)
 
     @streaming("Analyze", engine_fields)
     def Analyze(self, request, context):

@@ -5,9 +5,12 @@ faulty bot.
 easel.v1.Engine service at HOST:PORT to Suggest one for the game so far, with
 SPEC as its bot spec: two versions of the engine can meet in one tournament.
 The game is sent as its full record (every step, chance outcomes included),
-so the server needs no state between calls. Each call gets a seed derived
-from the bot's seed and the number of steps, so a remote MCTS with an
-iteration budget plays the same moves again for the same tournament seed.
+with `play_as_bot` and the bot's seed: the server answers the move SPEC
+would make had it played this seat since the game began, tree reuse and all
+(server/bot_replay.py), so a remote bot plays as the same spec played
+locally with the same seed (exactly so with an iteration budget), and the
+same tournament seed replays the same moves. A forced move is made here,
+without a call, as every bot makes it.
 A server behind TLS or a token: ``tls=true``, ``ca=PATH`` (its CA
 certificate), ``token_env=NAME`` (the environment variable that holds the
 bearer token, so that the secret stays out of configurations, journals and
@@ -57,6 +60,8 @@ class RemoteBot(Bot):
         self.steps: list[int] = []
         self.tls, self.ca, self.token_env = tls, ca, token_env
         self._client = None
+        self._games = 0             # games asked about before this one (as MCTSBot counts)
+        self._asked = False
 
     def _connect(self):
         if self._client is None:
@@ -72,16 +77,28 @@ class RemoteBot(Bot):
         return self._client
 
     def restart(self) -> None:
+        if self._asked:
+            self._games += 1
         self.steps = []
+        self._asked = False
 
     def inform(self, action: int) -> None:
         self.steps.append(int(action))
 
     def step(self, state) -> int:
-        from ..arena import derive_seed
-        analysis = self._connect().suggest(
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        from ..mcts import game_seed     # the seed the local bot plays this game with
+        self._asked = True
+        answer = self._connect().suggest_response(
             self.game_spec, list(self.steps), bot=self.remote_spec, num_candidates=1,
-            seed=derive_seed(self.seed, len(self.steps)))
+            seed=game_seed(self.seed, self._games) & 0xFFFFFFFFFFFFFFFF, play_as_bot=True)
+        if not answer.played_as_bot:
+            raise RuntimeError(f"remote {self.target}: the server does not play as a bot (it "
+                               f"predates SearchSettings.play_as_bot), so its moves would not "
+                               f"be {self.remote_spec}'s; serve a newer easel there")
+        analysis = answer.analysis
         if not analysis.candidates:
             raise RuntimeError(f"remote {self.target}: Suggest returned no candidate")
         return int(analysis.candidates[0].id)

@@ -16,7 +16,7 @@ import math
 from collections import Counter, defaultdict
 
 from ..arena import derive_seed
-from ..stats import elo_of, interval, sprt as sprt_test
+from ..stats import elo_of, interval, los, sprt as sprt_test
 from . import ratings as rating_model
 from .config import TournamentConfig, to_data
 
@@ -229,20 +229,13 @@ def compute(cfg: TournamentConfig, tasks, journal_events) -> dict:
             ordered = [per[k] for k in sorted(per, key=lambda k: block_index[k])]
             means = [sum(v) / len(v) for v in ordered]
             score = interval(means, bounds=(0.0, 1.0))
-            los = None
-            if len(means) >= 2:
-                m = score["mean"]
-                sd = math.sqrt(sum((x - m) ** 2 for x in means) / (len(means) - 1))
-                from statistics import NormalDist
-                los = (1.0 if m > 0.5 else 0.0 if m < 0.5 else 0.5) if sd == 0 else \
-                    NormalDist().cdf((m - 0.5) / (sd / math.sqrt(len(means))))
             two = all(len(v) == 2 for v in ordered) and ordered
             run = sprt_runs.get((g, (a, b)))
             diff = by_game[g]["difference"](a, b)
             pairs.append({"game": g, "bots": [a, b], "games": sum(len(v) for v in ordered),
                           "blocks": len(ordered), "score": score,
                           "elo": elo_of(score["mean"]), "low": elo_of(score["low"]),
-                          "high": elo_of(score["high"]), "los": los,
+                          "high": elo_of(score["high"]), "los": los(means, score),
                           "pentanomial": _pentanomial(ordered) if two else None,
                           "rating_difference": diff,
                           "sprt": run})

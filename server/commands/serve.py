@@ -82,6 +82,13 @@ def add_parser(sub):
                    help="a stream (Analyze, WatchMatch, reflection) whose client takes no "
                         "message for this long is ended, freeing its slot "
                         "(default %(default)s)")
+    p.add_argument("--bot-cache", type=int, default=d.bot_cache_entries,
+                   help="bots kept between the calls of a remote bot (Suggest with "
+                        "play_as_bot), so that each call searches once (0: none; default "
+                        "%(default)s)")
+    p.add_argument("--max-replay", type=int, default=d.max_replayed_searches,
+                   help="searches a play_as_bot call may redo to rebuild a bot the server "
+                        "does not hold (default %(default)s)")
     p.add_argument("--grace", type=float, default=5.0,
                    help="seconds given to calls in flight on shutdown (default %(default)s)")
     p.add_argument("--log-level", default="INFO", help="logging level (default %(default)s)")
@@ -139,7 +146,9 @@ def run(args) -> int:
                         max_reflection_streams=args.max_reflection_streams,
                         reflection_idle_seconds=args.reflection_idle_seconds,
                         stream_stall_seconds=args.stream_stall_seconds,
-                        max_search_nodes=args.max_search_nodes)
+                        max_search_nodes=args.max_search_nodes,
+                        bot_cache_entries=args.bot_cache,
+                        max_replayed_searches=args.max_replay)
         files = DataFiles(args.data_dir, max_bytes=limits.max_data_bytes)
         if (args.tls_cert is None) != (args.tls_key is None):
             return fail("--tls-cert and --tls-key go together")

@@ -180,7 +180,14 @@ class SeatBot:
         self.bot.time_limit = self.time_budget(clock_left)
         self.bot.iterations = self.base_iterations
         if self.bot.iterations is None and self.bot.time_limit is None:
-            self.bot.iterations = 1000        # MCTSBot's own default
+            from easel.search.mcts import BOT_ITERATIONS
+            self.bot.iterations = BOT_ITERATIONS     # MCTSBot's own default
+        if self.bot._history is None and self.bot.time_limit is None:
+            # The bot's first search here: in a match resumed after a restart,
+            # it first rebuilds the tree it had (a time budget would spend the
+            # seat's clock on it, and would not rebuild the same tree).
+            from easel.server.bot_replay import rebuild
+            rebuild(self.bot, state)
         return self.bot.step(state)
 
     def ponder(self, state, seconds: float) -> int:

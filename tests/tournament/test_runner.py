@@ -38,12 +38,14 @@ REPORT_CONFIG = {
 def test_the_report_renders_with_every_plot(run_tournament):
     res, out = run_tournament(REPORT_CONFIG, jobs=2)
     html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
-    for pid in PLOTS:
-        m = re.search(rf"<figure id='plot-{pid}'><img alt='[^']*' "
+    for pid in set(PLOTS) - {"head_to_head"}:     # each chart drawn for a phone and a desktop
+        m = re.search(rf"<figure id='plot-{pid}'><picture><source media='[^']*' "
+                      r"srcset='data:image/png;base64,([A-Za-z0-9+/=]+)'><img alt='[^']*' "
                       r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'>", html)
         assert m, f"plot {pid} missing"
-        png = base64.b64decode(m.group(1))
-        assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 2000
+        for png in map(base64.b64decode, m.groups()):
+            assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 2000
+    assert "<figure id='plot-head_to_head'><div class='scroll'><table class='heatmap'>" in html
     # self-contained: no script, no outside file
     assert "<script" not in html and "http://" not in html and "https://" not in html
     assert "report check" in html and "h vs r" in html
@@ -71,7 +73,8 @@ def test_a_report_without_sprt_says_so(run_tournament):
     res, out = run_tournament(data)
     html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
     assert "id='plot-sprt-absent'" in html and "No SPRT ran" in html
-    for pid in set(PLOTS) - {"sprt"}:
+    assert "id='plot-faults-absent'" in html and "no forfeits" in html    # nothing to draw
+    for pid in set(PLOTS) - {"sprt", "faults"}:
         assert f"id='plot-{pid}'" in html
     assert res["seats"]["vangogh(players=3)"][0]["elo"] == 0.0
     assert len(res["points"]["vangogh(players=3)|a"]) == 6
