@@ -1,10 +1,14 @@
 """Easel's rules engine: game cores (Cython) and references (Python).
 
-    >>> import engine
+    >>> from easel import engine
     >>> game = engine.load_game("connect_four")
     >>> state = game.new_initial_state()
     >>> state.apply_action(3)
 """
+import easel as _easel
+
+_easel.refuse_other_name(__name__)       # first: `import engine` would load a second copy
+
 from .chance import draw_outcome, play_chance
 from .contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
 from .errors import (DataFileError, EaselError, GameSpecError, IllegalActionError,
