@@ -18,7 +18,7 @@
    client), each client on its own connection, and the 16 also from one
    shared connection: answered, told to retry (with the pushback delay
    sent), latency and wall time; then the 64 again with clients that use
-   the published retry policy (server/retry.py).
+   the published retry policy (easel/client/retry.py).
 4. The replay cache on a whole game played call by call: every call sends
    the full record so far (LegalActions, as a client following a game
    does), with the cache and without (the same server code,
@@ -159,7 +159,7 @@ QUEUE_SECONDS = 0.5
 
 def _queue_round(n, shared_channel=False, retrying=False):
     """n concurrent 0.5 s Suggest calls against a server at default limits."""
-    from easel.server.retry import SERVICE_CONFIG_JSON
+    from easel.client.retry import SERVICE_CONFIG_JSON
     srv = build_server(port=0, limits=Limits(max_threads=1)).start()
     options = [("grpc.use_local_subchannel_pool", 1)]
     options += ([("grpc.service_config", SERVICE_CONFIG_JSON), ("grpc.enable_retries", 1)]

@@ -10,10 +10,13 @@ implementation shares, so both read and write actions identically.
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memcmp, memset
 
-from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
+from easel.engine.contract cimport FactsC, GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
+
+from dataclasses import asdict
 
 from easel.engine import textio
 from easel.engine.errors import IllegalActionError
+from easel.engine.kit import GameFacts
 
 
 cdef class CoreGame:
@@ -34,16 +37,19 @@ cdef class CoreGame:
         the functions it has."""
         cdef CoreGame core = CoreGame.__new__(CoreGame)
         memset(&core.c, 0, sizeof(GameC))
-        core.c.num_players = facts.num_players
-        core.c.num_distinct_actions = facts.num_distinct_actions
-        core.c.max_chance_outcomes = facts.max_chance_outcomes
-        core.c.max_game_length = facts.max_game_length
-        core.c.min_utility = facts.min_utility
-        core.c.max_utility = facts.max_utility
-        core.c.score_scale = facts.score_scale
-        if not 1 <= core.c.num_players <= MAX_PLAYERS:
-            raise ValueError(f"num_players must be in 1..{MAX_PLAYERS}, got {core.c.num_players}")
+        core.c.facts = asdict(facts)        # field by field, by name (contract.pxd, FactsC)
+        if not 1 <= core.c.facts.num_players <= MAX_PLAYERS:
+            raise ValueError(f"num_players must be in 1..{MAX_PLAYERS}, "
+                             f"got {core.c.facts.num_players}")
         return core
+
+    @staticmethod
+    def fact_fields():
+        """FactsC's fields in order, each with a zero of its C type's Python
+        type (0 or 0.0): what tests/test_kit.py holds kit.GameFacts to."""
+        cdef FactsC zero
+        memset(&zero, 0, sizeof(FactsC))
+        return zero
 
     def finish_setup(self, game, hooks):
         """Called once the core module has filled c: allocate scratch."""
@@ -56,9 +62,9 @@ cdef class CoreGame:
         self.hooks = hooks
         if self._params is not None:
             self.c.params = <const char*> self._params
-        self._actions = <int*> malloc(sizeof(int) * (self.c.num_distinct_actions + 1))
-        self._outcomes = <int*> malloc(sizeof(int) * (self.c.max_chance_outcomes + 1))
-        self._probs = <double*> malloc(sizeof(double) * (self.c.max_chance_outcomes + 1))
+        self._actions = <int*> malloc(sizeof(int) * (self.c.facts.num_distinct_actions + 1))
+        self._outcomes = <int*> malloc(sizeof(int) * (self.c.facts.max_chance_outcomes + 1))
+        self._probs = <double*> malloc(sizeof(double) * (self.c.facts.max_chance_outcomes + 1))
         if self._actions == NULL or self._outcomes == NULL or self._probs == NULL:
             raise MemoryError()
 
@@ -86,13 +92,8 @@ cdef class CoreGame:
         return self.c.state_size
 
     def facts(self):
-        return dict(num_players=self.c.num_players,
-                    num_distinct_actions=self.c.num_distinct_actions,
-                    max_chance_outcomes=self.c.max_chance_outcomes,
-                    max_game_length=self.c.max_game_length,
-                    min_utility=self.c.min_utility,
-                    max_utility=self.c.max_utility,
-                    score_scale=self.c.score_scale)
+        """The facts the GameC holds, as a kit.GameFacts."""
+        return GameFacts(**self.c.facts)
 
     def new_state(self, bytes raw=None):
         cdef CoreState s = CoreState.__new__(CoreState)
@@ -197,7 +198,7 @@ cdef class CoreState:
     def returns(self):
         cdef double out[MAX_PLAYERS]
         self.core.c.returns(&self.core.c, self.buf, out)
-        return [out[i] for i in range(self.core.c.num_players)]
+        return [out[i] for i in range(self.core.c.facts.num_players)]
 
     def evaluate(self):
         """The game's heuristic estimate of the returns (None if it has none)."""
@@ -205,7 +206,7 @@ cdef class CoreState:
         if self.core.c.evaluate == NULL:
             return None
         self.core.c.evaluate(&self.core.c, self.buf, out)
-        return [out[i] for i in range(self.core.c.num_players)]
+        return [out[i] for i in range(self.core.c.facts.num_players)]
 
     def rollout_action(self, double u1, double u2):
         """The action the game's rollout policy picks here with uniforms u1, u2
@@ -228,7 +229,7 @@ cdef class CoreState:
         if self.core.c.scores == NULL:
             return None
         self.core.c.scores(&self.core.c, self.buf, out)
-        return [out[i] for i in range(self.core.c.num_players)]
+        return [out[i] for i in range(self.core.c.facts.num_players)]
 
     def history(self):
         """The actions and chance outcomes applied since the state's origin

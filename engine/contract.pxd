@@ -30,7 +30,12 @@ cdef enum:
     MAX_PLAYERS = 10        # upper bound on num_players over all games
 
 
-cdef struct GameC:
+# The facts of one game instance: one field per field of engine.kit.GameFacts,
+# of the same name, in the same order, int for int and double for float.
+# CoreGame.from_facts and CoreGame.facts() convert it to and from a Python
+# dict field by field (Cython's struct coercion), so adding a fact is a field
+# here and one in GameFacts; tests/test_kit.py fails when the two differ.
+cdef struct FactsC:
     int num_players                 # players in this game instance
     int num_distinct_actions        # size of the decision action space
     int max_chance_outcomes         # size of the chance outcome space
@@ -39,6 +44,10 @@ cdef struct GameC:
     double max_utility
     double score_scale              # typical spread of final scores (0: no scores);
                                     # the search divides score margins by it
+
+
+cdef struct GameC:
+    FactsC facts                    # read by the search and the rule functions
     size_t state_size               # bytes of the state struct (clone = memcpy)
     const void* params              # per-instance constants, owned by CoreGame
 

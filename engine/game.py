@@ -1,51 +1,34 @@
 """The Game object: immutable facts about one game instance (OpenSpiel's
-`Game` role), shared by the Cython core and the plain-Python reference."""
+`Game` role), shared by the Cython core and the plain-Python reference.
+Games are made by `engine.build.build` (through `engine.load_game`)."""
 from __future__ import annotations
+
+from dataclasses import fields
 
 from . import textio
 from .errors import StateFormatError
-from .kit import check_core, load_hook
-from .registry import GameEntry, canonical_string
+from .kit import GameEntry, GameFacts, load_hook
 
 
 class Game:
-    """A loaded game. Made by `engine.load_game`, never directly."""
+    """A loaded game. Made by `engine.load_game`, never directly.
+
+    Each fact of `kit.GameFacts` is a method of the same name (OpenSpiel's
+    names: `num_players()`, `max_game_length()`, ...), made from the
+    dataclass's fields below the class."""
 
     implementation = "?"
 
-    def __init__(self, entry: GameEntry, params: dict, codec, facts: dict):
+    def __init__(self, entry: GameEntry, params: dict, codec, facts: GameFacts):
         self.entry = entry
         self.name = entry.name
         self.params = dict(params)
-        self.spec = canonical_string(entry, params)
+        self.spec = entry.canonical_string(params)
         self.codec = codec
-        self._facts = dict(facts)
+        self._facts = facts
 
-    # facts (OpenSpiel names)
-    def num_players(self) -> int:
-        return self._facts["num_players"]
-
-    def num_distinct_actions(self) -> int:
-        return self._facts["num_distinct_actions"]
-
-    def max_chance_outcomes(self) -> int:
-        return self._facts["max_chance_outcomes"]
-
-    def max_game_length(self) -> int:
-        return self._facts["max_game_length"]
-
-    def min_utility(self) -> float:
-        return self._facts["min_utility"]
-
-    def max_utility(self) -> float:
-        return self._facts["max_utility"]
-
-    def score_scale(self) -> float:
-        """Typical spread of final scores (0: the game keeps no score)."""
-        return self._facts.get("score_scale", 0.0)
-
-    def facts(self) -> dict:
-        return dict(self._facts)
+    def facts(self) -> GameFacts:
+        return self._facts
 
     def deserialize_state(self, text: str):
         return textio.deserialize(self, text)
@@ -98,6 +81,21 @@ class Game:
         return f"<Game {self.spec} ({self.implementation})>"
 
 
+def _fact(name: str):
+    def fact(self):
+        return getattr(self._facts, name)
+    fact.__name__ = fact.__qualname__ = name
+    fact.__doc__ = f"The game's {name} (kit.GameFacts.{name})."
+    return fact
+
+
+for _field in fields(GameFacts):
+    if hasattr(Game, _field.name):      # a fact must not hide what a Game has (spec, facts, ...)
+        raise TypeError(f"kit.GameFacts.{_field.name} clashes with Game.{_field.name}")
+    setattr(Game, _field.name, _fact(_field.name))
+del _field
+
+
 class CoreGameWrapper(Game):
     """A game played by its Cython core (`engine._core.CoreGame`)."""
 
@@ -128,20 +126,3 @@ class ReferenceGame(Game):
 
     def _load_json(self, view):
         return self.state_class.from_json(self, view)
-
-
-def build_reference_game(entry, params) -> ReferenceGame:
-    facts = entry.facts(params).as_dict()
-    return ReferenceGame(entry, params, load_hook(entry, "codec"), facts,
-                         load_hook(entry, "reference"))
-
-
-def build_core_game(entry, params) -> CoreGameWrapper:
-    """A core-backed Game: the core module's `make_core(params, facts)` fills a
-    CoreGame made from the game's facts (`CoreGame.from_facts`)."""
-    core_module = load_hook(entry, "core")
-    core = core_module.make_core(params, entry.facts(params))
-    check_core(entry, core_module, core)
-    game = CoreGameWrapper(entry, params, load_hook(entry, "codec"), core)
-    core.finish_setup(game, core_module)
-    return game

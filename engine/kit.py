@@ -1,32 +1,44 @@
 """The game-author kit: what a game declares to join Easel (docs/adding-a-game.md).
 
-A game package registers one `GameEntry` made of:
+A game package registers one `GameEntry` (`engine.registry.register`) made of:
 
+- its `Option`s: the options of its game string, each typed and checked;
 - `GameFacts`: the facts both implementations read (players, action-space
   sizes, game length, utility bounds, score scale), written once by the
   game's `facts(params)` function. The reference's `Game` reports them, and
   the core's `GameC` is filled from them (`CoreGame.from_facts`), so the two
-  can never disagree.
+  can never disagree. A fact is a field here and a field of `FactsC` in
+  engine/contract.pxd, nothing else (tests/test_kit.py checks the two agree).
 - `Capabilities`: what the game offers, declared, never found by trying.
   The server's ListGames, `easel games`, the bots and the shared test suites
   read these flags.
-- `GameHooks`: the modules that carry the game's code, by dotted name. The
-  registry checks them against the protocols below when the game registers
-  (the pure-Python hooks) and when its core is first loaded (the compiled
-  hook), with a message that names the game, the hook and what is missing.
+- `GameHooks`: the modules that carry the game's code, by dotted name.
+  `engine.build` checks them against the protocols below when the game
+  registers (the pure-Python hooks) and when its core is first built (the
+  compiled hook), with a message that names the game, the hook and what is
+  missing.
+
+The kit is a leaf: it imports nothing of Easel's but the errors, so every
+other module of the engine may import it.
 """
 from __future__ import annotations
 
 import importlib
+import math
+import re
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 
-from .errors import GameSpecError
+from .errors import DataFileError, GameSpecError
 
 
 @dataclass(frozen=True)
 class GameFacts:
-    """One game instance's immutable facts (OpenSpiel's `Game` role)."""
+    """One game instance's immutable facts (OpenSpiel's `Game` role).
+
+    Every field is a fact: `Game` gets an accessor of its name, and the C
+    struct `FactsC` (engine/contract.pxd) holds a field of the same name and
+    type (int: C int, float: C double)."""
     num_players: int
     num_distinct_actions: int        # size of the decision action space
     max_chance_outcomes: int         # size of the chance outcome space (0: no chance)
@@ -34,9 +46,6 @@ class GameFacts:
     min_utility: float               # bounds of returns()
     max_utility: float
     score_scale: float = 0.0         # typical spread of final scores; 0: the game keeps none
-
-    def as_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True)
@@ -110,7 +119,9 @@ class GameHooks:
     search_defaults: Mapping[str, Any] = field(default_factory=dict)   # measured MCTS options
 
 
-def _import(game: str, hook: str, dotted: str):
+def import_hook(game: str, hook: str, dotted: str):
+    """The object `dotted` names ("module" or "module:attribute"), imported;
+    a GameSpecError names the game and the hook when it does not import."""
     module_name, _, attr = dotted.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -126,69 +137,98 @@ def _import(game: str, hook: str, dotted: str):
                             f"{attr!r}") from None
 
 
-def _missing(obj, protocol) -> list[str]:
-    names = [n for n in dir(protocol) if not n.startswith("_")]
-    return [n for n in names if not callable(getattr(obj, n, None))]
+# -- options and the entry ----------------------------------------------------------
+
+GAME_NAME = re.compile(r"[a-z][a-z0-9_]*")      # a registered game's name (fullmatch)
+
+@dataclass(frozen=True)
+class Option:
+    type: type                       # int, float, bool or str
+    default: Any
+    doc: str
+    check: Callable[[Any], str | None] | None = None   # returns an error text, or None
+    # The value names a data file (a deck, a canvas set). Locally it is a path;
+    # a network server accepts only the names of files it offers (see
+    # server/datafiles.py), so a client can never make it open a path.
+    data_file: bool = False
+
+    def parse(self, game: str, name: str, text: str) -> Any:
+        text = text.strip()
+        try:
+            if self.type is bool:
+                low = text.lower()
+                if low in ("true", "1", "yes"):
+                    value = True
+                elif low in ("false", "0", "no"):
+                    value = False
+                else:
+                    raise ValueError
+            elif self.type is str:
+                value = text
+            else:
+                value = self.type(text)
+        except ValueError:
+            raise GameSpecError(
+                f"{game}: option '{name}' needs {'an' if self.type is int else 'a'} "
+                f"{self.type.__name__}, got {text!r}") from None
+        return self.validate(game, name, value)
+
+    def validate(self, game: str, name: str, value: Any) -> Any:
+        if self.check is not None:
+            problem = self.check(value)
+            if problem:
+                raise GameSpecError(f"{game}: option '{name}'={value!r}: {problem}")
+        return value
 
 
-def require(game: str, hook: str, obj, protocol, extra: tuple[str, ...] = ()) -> None:
-    """Raise GameSpecError naming every function `obj` lacks for `protocol`."""
-    missing = _missing(obj, protocol) + [n for n in extra if not callable(getattr(obj, n, None))]
-    if missing:
-        raise GameSpecError(f"game {game!r}: hooks.{hook} ({getattr(obj, '__name__', obj)}) "
-                            f"lacks {', '.join(missing)}")
+@dataclass(frozen=True)
+class GameEntry:
+    """A registered game: its options, `facts(params)`, `capabilities` and `hooks`."""
+    name: str
+    long_name: str
+    description: str
+    min_players: int
+    max_players: int
+    options: dict[str, Option]
+    facts: Callable[[dict], GameFacts]
+    capabilities: Capabilities
+    hooks: GameHooks
+    placeholder_data: tuple[str, ...] = ()        # what parts of the data are guesses
+    left_out: tuple[str, ...] = ()                # rules not implemented, and why
+    players_option: str | None = "players"        # the option that sets the player count
+    check: Callable[[dict], str | None] | None = None   # cross-option validation
+
+    @property
+    def has_core(self) -> bool:
+        return self.hooks.core is not None
+
+    @property
+    def implementations(self) -> list[str]:
+        return ["core", "reference"] if self.has_core else ["reference"]
+
+    @property
+    def search_defaults(self) -> dict:
+        return dict(self.hooks.search_defaults)
+
+    def canonical_string(self, params: dict) -> str:
+        """The canonical game string: every non-default option, in name order."""
+        parts = []
+        for key in sorted(self.options):
+            value = params[key]
+            if value != self.options[key].default:
+                if isinstance(value, bool):
+                    value = "true" if value else "false"
+                parts.append(f"{key}={value}")
+        return f"{self.name}({','.join(parts)})" if parts else self.name
 
 
-def check_hooks(name: str, caps: Capabilities, hooks: GameHooks) -> None:
-    """Check the pure-Python hooks against the declared capabilities."""
-    from .reference import ReferenceState
-    if not isinstance(hooks, GameHooks):
-        raise GameSpecError(f"game {name!r}: hooks must be a GameHooks, got {type(hooks).__name__}")
-    state_class = _import(name, "reference", hooks.reference)
-    if not (isinstance(state_class, type) and issubclass(state_class, ReferenceState)):
-        raise GameSpecError(f"game {name!r}: hooks.reference ({hooks.reference}) is not a "
-                            f"ReferenceState subclass")
-    if caps.structured_states and not callable(getattr(state_class, "from_json", None)):
-        raise GameSpecError(f"game {name!r} declares structured_states but its reference "
-                            f"state class lacks from_json")
-    require(name, "codec", _import(name, "codec", hooks.codec), Codec)
-    for cap, hook, protocol in (("notation", "notation", Notation),
-                                ("heuristic_bot", "policies", Policies)):
-        dotted = getattr(hooks, hook)
-        if getattr(caps, cap):
-            if dotted is None:
-                raise GameSpecError(f"game {name!r} declares {cap} but hooks.{hook} is None")
-            module = _import(name, hook, dotted)
-            require(name, hook, module, protocol)
-            if hook == "policies" and not callable(getattr(module, "evaluate", callable)):
-                raise GameSpecError(f"game {name!r}: hooks.policies ({dotted}) has an "
-                                    f"`evaluate` that is not a function")
-    if caps.rollout_policy and hooks.core is None:
-        raise GameSpecError(f"game {name!r} declares rollout_policy, which lives in a core, "
-                            f"but hooks.core is None")
-
-
-def load_hook(entry, hook: str):
+def load_hook(entry: GameEntry, hook: str):
     """The object a hook names (imported on first use), or None if the game has none."""
     dotted = getattr(entry.hooks, hook)
-    return None if dotted is None else _import(entry.name, hook, dotted)
+    return None if dotted is None else import_hook(entry.name, hook, dotted)
 
 
-def check_core(entry, core_module, core) -> None:
-    """Check a freshly made core against the declaration: the module's functions,
-    and the optional GameC functions that the capabilities promise (or deny)."""
-    extra = ("state_from_json",) if entry.capabilities.structured_states else ()
-    require(entry.name, "core", core_module, CoreModule, extra)
-    for cap, present in (("scores", core.has_scores),
-                         ("rollout_policy", core.has_rollout_policy)):
-        declared = getattr(entry.capabilities, cap)
-        if declared != present:
-            raise GameSpecError(
-                f"game {entry.name!r}: capabilities.{cap} is {declared} but its core "
-                f"{'sets' if present else 'does not set'} the GameC function for it")
-
-
-# -- option checks every game needs -------------------------------------------------
+# -- helpers every game needs -------------------------------------------------------
 
 def pairwise_estimate(values, scale: float, confidence: float = 0.9) -> list[float]:
     """Expected rank returns from position values, for a policies `evaluate`.
@@ -199,7 +239,6 @@ def pairwise_estimate(values, scale: float, confidence: float = 0.9) -> list[flo
     the opponents.
     `confidence` < 1 keeps every estimate inside the terminal values, so that
     a finished win still ranks above any position that only looks won."""
-    import math
     n = len(values)
     if n < 2:
         return [0.0] * n
@@ -216,8 +255,6 @@ def built_by(game: str, make, data_option: str):
     """An entry `check`: the options are good if `make(params)` (the game's
     rules object) builds; its refusal is the message, and a bad data file is
     named by the option that gave it."""
-    from .errors import DataFileError
-
     def check(params):
         try:
             make(params)
@@ -227,7 +264,3 @@ def built_by(game: str, make, data_option: str):
             return f"option '{data_option}': {e}"
         return None
     return check
-
-
-# What a game author imports (one place).
-from .registry import GameEntry, Option, register  # noqa: E402,F401

@@ -62,13 +62,13 @@ cdef int _play(const GameC* g, const char* start, char* work, int* actions,
                 g.apply_action(g, work, outcomes[rng_pick(rng, probs, n)])
                 tot.n_chance += 1
                 continue
-            if player < 0 or player >= g.num_players:
+            if player < 0 or player >= g.facts.num_players:
                 return PLAYOUT_BAD_PLAYER
             n = g.legal_actions(g, work, actions)
             if n <= 0:
                 return PLAYOUT_NO_ACTIONS
             decisions += 1
-            if decisions > g.max_game_length:
+            if decisions > g.facts.max_game_length:
                 return PLAYOUT_TOO_LONG
             g.apply_action(g, work, actions[rng_below(rng, n)])
         tot.n_decisions += decisions
@@ -76,7 +76,7 @@ cdef int _play(const GameC* g, const char* start, char* work, int* actions,
         g.returns(g, work, returns)
         best = 0
         unique = True
-        for i in range(g.num_players):
+        for i in range(g.facts.num_players):
             tot.sum_returns[i] += returns[i]
             if i > 0:
                 if returns[i] > returns[best]:
@@ -145,9 +145,9 @@ def random_playouts(game, long long n_games, uint64_t seed=0, state=None):
     rng_seed(&rng, seed)
     try:
         work = <char*> malloc(g.state_size)
-        actions = <int*> malloc(sizeof(int) * (g.num_distinct_actions + 1))
-        outcomes = <int*> malloc(sizeof(int) * (g.max_chance_outcomes + 1))
-        probs = <double*> malloc(sizeof(double) * (g.max_chance_outcomes + 1))
+        actions = <int*> malloc(sizeof(int) * (g.facts.num_distinct_actions + 1))
+        outcomes = <int*> malloc(sizeof(int) * (g.facts.max_chance_outcomes + 1))
+        probs = <double*> malloc(sizeof(double) * (g.facts.max_chance_outcomes + 1))
         if work == NULL or actions == NULL or outcomes == NULL or probs == NULL:
             raise MemoryError()
         t0 = time.perf_counter()
@@ -175,6 +175,6 @@ def random_playouts(game, long long n_games, uint64_t seed=0, state=None):
         "steps_per_second": steps / seconds if seconds > 0 else float("inf"),
         "mean_length": tot.n_decisions / games if games else 0.0,
         "mean_returns": [tot.sum_returns[i] / games if games else 0.0
-                         for i in range(g.num_players)],
-        "win_rate": [tot.n_wins[i] / games if games else 0.0 for i in range(g.num_players)],
+                         for i in range(g.facts.num_players)],
+        "win_rate": [tot.n_wins[i] / games if games else 0.0 for i in range(g.facts.num_players)],
     }

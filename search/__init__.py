@@ -1,5 +1,9 @@
 """Easel's search: a generic MCTS over the C-level game contract, baseline
 bots named by spec strings, and the arena that plays them against each other."""
+import easel as _easel
+
+_easel.refuse_other_name(__name__)       # first: `import search` would load a second copy
+
 from .arena import ArenaError, run_arena
 from .bots import Bot, GreedyBot, HeuristicBot, RandomBot
 from .mcts import Analysis, Candidate, MCTSBot, PVStep, Search, SearchError

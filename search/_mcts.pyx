@@ -198,10 +198,10 @@ cdef class Tree:
         self.world = world_seed
         self.max_nodes = max(max_nodes, 16)
         rng_seed(&self.rng, seed)
-        span = max(self.g.num_distinct_actions, self.g.max_chance_outcomes) + 1
+        span = max(self.g.facts.num_distinct_actions, self.g.facts.max_chance_outcomes) + 1
         self.root_state = <char*> malloc(self.g.state_size)
         self.work = <char*> malloc(self.g.state_size)
-        self.path_cap = 4 * self.g.max_game_length + 64
+        self.path_cap = 4 * self.g.facts.max_game_length + 64
         self.path = <int*> malloc(sizeof(int) * self.path_cap)
         self.actions = <int*> malloc(sizeof(int) * span)
         self.untried = <int*> malloc(sizeof(int) * span)
@@ -349,7 +349,7 @@ cdef class Tree:
         cdef double u[MAX_PLAYERS]
         cdef double sc[MAX_PLAYERS]
         cdef double top, other, margin
-        cdef int n_top, q, np_ = g.num_players
+        cdef int n_top, q, np_ = g.facts.num_players
         cdef bint expanded = False, have_scores = g.scores != NULL
         cdef TurnStatsC* st
         cdef PlayoutRandC rnd
@@ -501,13 +501,13 @@ cdef class Tree:
             g.scores(g, self.work, sc)
         for q in range(np_):
             u[q] = r[q]
-        if have_scores and self.margin_weight > 0.0 and g.score_scale > 0.0 and np_ > 1:
+        if have_scores and self.margin_weight > 0.0 and g.facts.score_scale > 0.0 and np_ > 1:
             for q in range(np_):
                 other = -1e300
                 for i in range(np_):
                     if i != q and sc[i] > other:
                         other = sc[i]
-                margin = (sc[q] - other) / g.score_scale
+                margin = (sc[q] - other) / g.facts.score_scale
                 if margin > 1.0:
                     margin = 1.0
                 elif margin < -1.0:

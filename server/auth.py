@@ -7,7 +7,8 @@
 
 * TLS: `server_credentials(cert, key, client_ca=None)` reads PEM files; with
   a client CA the server requires and checks client certificates (mutual
-  TLS). `channel_credentials(ca, cert, key)` is the client's side.
+  TLS). The client's side is easel/client/credentials.py, whose bounded
+  `read_file` reads the server's keys, certificates and tokens too.
 * Bearer token: `BearerTokenInterceptor(token)` checks the metadata
   "authorization: Bearer <token>" on every call except those of the exempt
   services (by default grpc.health.v1.Health, so
@@ -30,41 +31,19 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import logging
-import os
 import re
-import stat
 from collections.abc import Mapping
 from urllib.parse import unquote
 
 import grpc
+
+from easel.client.credentials import read_file
 
 from .errors import quote
 
 log = logging.getLogger("easel.server")
 
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
-
-
-MAX_FILE_BYTES = 1 << 20          # a key, a certificate chain, a token list
-
-
-def read_file(path: str, what: str) -> bytes:
-    """A small regular file's bytes: a FIFO or a device (which could block
-    or never end) and a file over MAX_FILE_BYTES are refused, naming it."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as e:
-        raise ValueError(f"cannot read the {what} {path!r}: {e.strerror}") from None
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise ValueError(f"the {what} {path!r} is not a regular file")
-        if st.st_size > MAX_FILE_BYTES:
-            raise ValueError(f"the {what} {path!r} is over {MAX_FILE_BYTES} bytes")
-        try:
-            return f.read(MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES]
-        except OSError as e:
-            raise ValueError(f"cannot read the {what} {path!r}: {e.strerror}") from None
 
 
 def read_token(path: str) -> str:
@@ -170,15 +149,6 @@ def server_credentials(cert: str, key: str, client_ca: str | None = None):
     ca = read_file(client_ca, "client CA") if client_ca else None
     return grpc.ssl_server_credentials([pair], root_certificates=ca,
                                        require_client_auth=ca is not None)
-
-
-def channel_credentials(ca: str | None = None, cert: str | None = None, key: str | None = None):
-    """Client TLS: `ca` to check the server (default: the system's roots),
-    `cert` and `key` to present a client certificate."""
-    return grpc.ssl_channel_credentials(
-        root_certificates=read_file(ca, "CA") if ca else None,
-        private_key=read_file(key, "TLS key") if key else None,
-        certificate_chain=read_file(cert, "TLS certificate") if cert else None)
 
 
 def _deny(handler, message, method):

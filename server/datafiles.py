@@ -35,7 +35,8 @@ import re
 import stat
 
 from easel.engine.errors import DataFileError, GameSpecError
-from easel.engine.registry import canonical_string, game_params, split_game_string
+from easel.engine.build import build
+from easel.engine.registry import game_params, split_game_string
 
 from .errors import InvalidArgument, quote
 
@@ -170,16 +171,15 @@ class DataFiles:
         else its reference. Its `spec` is the public game string (data
         files by name)."""
         entry, params, public = self.parse(spec)
-        from easel.engine.game import build_core_game, build_reference_game
         game = None
         if entry.has_core and implementation in ("auto", "core"):
             try:
-                game = build_core_game(entry, params)
+                game = build(entry, params, "core")
             except ImportError:     # a core declared but not built: the rules still serve
                 if implementation == "core":
                     raise
         if game is None:
-            game = build_reference_game(entry, params)
-        game.spec = canonical_string(entry, public)
+            game = build(entry, params, "reference")
+        game.spec = entry.canonical_string(public)
         return game
 

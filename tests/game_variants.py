@@ -105,7 +105,7 @@ EXTRA_VARIANTS = {
 
 def _canonical(spec: str) -> str:
     entry, params = engine.parse_game_string(spec)
-    return engine.registry.canonical_string(entry, params)
+    return entry.canonical_string(params)
 
 
 def game_variants(entry) -> list[str]:

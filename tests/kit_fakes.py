@@ -13,9 +13,9 @@ import contextlib
 
 from easel.engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine.errors import StateFormatError
-from easel.engine.kit import Capabilities, GameEntry, GameFacts, GameHooks, register
+from easel.engine.kit import Capabilities, GameEntry, GameFacts, GameHooks
 from easel.engine.reference import ReferenceState
-from easel.engine.registry import unregister
+from easel.engine.registry import register, unregister
 
 PILES = (5, 6, 7)
 

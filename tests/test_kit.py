@@ -9,8 +9,8 @@ import pytest
 
 from easel import engine
 from easel.engine.errors import GameSpecError
-from easel.engine.kit import Capabilities, GameEntry, GameHooks, register
-from easel.engine.registry import unregister
+from easel.engine.kit import Capabilities, GameEntry, GameFacts, GameHooks
+from easel.engine.registry import register, unregister
 
 from kit_fakes import facts, fake_game
 
@@ -94,9 +94,11 @@ def test_facts_are_one_copy_read_by_both_implementations(entry):
     impls = entry.implementations
     spec = entry.name
     games = [engine.load_game(spec, impl) for impl in impls]
-    declared = entry.facts(engine.parse_game_string(spec)[1]).as_dict()
+    declared = entry.facts(engine.parse_game_string(spec)[1])
     for g in games:
         assert g.facts() == declared
+        assert {f.name: getattr(g, f.name)() for f in dataclasses.fields(GameFacts)} == \
+            dataclasses.asdict(declared)
 
 
 @pytest.mark.parametrize("entry", engine.registered_games(), ids=lambda e: e.name)
@@ -149,3 +151,77 @@ def test_a_policies_evaluate_that_is_not_a_function_is_refused(monkeypatch):
     monkeypatch.setitem(sys.modules, "nim_bad_policies", module)
     with pytest.raises(GameSpecError, match="has an `evaluate` that is not a function"):
         _register("bad_eval_nim", Capabilities(heuristic_bot=True), policies="nim_bad_policies")
+
+
+def test_the_c_facts_are_the_dataclass_facts():
+    """A fact is a field of kit.GameFacts and one of FactsC (engine/contract.pxd)
+    of the same name, order and type: the core converts between them by name."""
+    from easel.engine._core import CoreGame
+    c_side = {name: type(zero).__name__ for name, zero in CoreGame.fact_fields().items()}
+    py_side = {f.name: f.type for f in dataclasses.fields(GameFacts)}
+    assert list(c_side.items()) == list(py_side.items())
+
+
+def test_the_kit_is_a_leaf_and_the_build_needs_no_deferred_import():
+    """kit imports nothing of Easel's but the errors; registry, build and game
+    import each other at the top only (a deferred import hid a cycle)."""
+    import ast
+    import pathlib
+    engine_dir = pathlib.Path(engine.__file__).parent
+
+    def easel_imports(tree):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.level or node.module.startswith("easel")):
+                yield node, "." * node.level + (node.module or "")
+            elif isinstance(node, ast.Import):
+                yield from ((node, a.name) for a in node.names if a.name.startswith("easel"))
+
+    kit = ast.parse((engine_dir / "kit.py").read_text())
+    assert {name for _, name in easel_imports(kit)} == {".errors"}
+    for name in ("registry", "build", "game", "kit"):
+        tree = ast.parse((engine_dir / f"{name}.py").read_text())
+        deferred = [node.lineno for node, _ in easel_imports(tree) if node not in tree.body]
+        assert deferred == [], f"engine/{name}.py imports inside a function at {deferred}"
+
+
+def test_an_entry_types_its_parts():
+    import typing
+    from easel.engine import kit
+    hints = typing.get_type_hints(GameEntry, vars(kit))
+    assert hints["capabilities"] is Capabilities and hints["hooks"] is GameHooks
+    assert hints["facts"] == typing.Callable[[dict], GameFacts]
+
+
+def test_build_returns_a_checked_game_and_names_what_is_wrong(monkeypatch):
+    """One build for both implementations; a facts function that does not
+    return GameFacts, and a core holding other facts than declared, are refused."""
+    import importlib
+    import sys
+    import types
+    from easel.engine.build import build
+    real = engine.game_entry("connect_four")
+    for impl in ("core", "reference"):
+        game = build(real, {}, impl)
+        assert game.implementation == impl and game.max_game_length() == 42
+    with pytest.raises(GameSpecError, match="unknown implementation 'fast'"):
+        build(real, {}, "fast")
+    odd = dataclasses.replace(real, facts=lambda params: real.facts(params).__dict__)
+    with pytest.raises(GameSpecError, match="facts\\(params\\) must return a kit.GameFacts, "
+                                            "got dict"):
+        build(odd, {}, "reference")
+    core = importlib.import_module("easel.engine.connect_four.core")
+    liar = types.ModuleType("liar_four_core")
+    liar.make_core = lambda params, facts: core.make_core(
+        params, dataclasses.replace(facts, max_game_length=43))
+    liar.init_state, liar.state_to_json = core.init_state, core.state_to_json
+    monkeypatch.setitem(sys.modules, "liar_four_core", liar)
+    lying = dataclasses.replace(real, hooks=dataclasses.replace(real.hooks, core="liar_four_core"))
+    with pytest.raises(GameSpecError, match="its core holds other facts than facts\\(params\\): "
+                                            "max_game_length 43 \\(declared 42\\)"):
+        build(lying, {}, "core")
+    without = types.ModuleType("no_init_core")
+    without.make_core, without.state_to_json = core.make_core, core.state_to_json
+    monkeypatch.setitem(sys.modules, "no_init_core", without)
+    missing = dataclasses.replace(real, hooks=dataclasses.replace(real.hooks, core="no_init_core"))
+    with pytest.raises(GameSpecError, match="hooks.core \\(no_init_core\\) lacks init_state"):
+        build(missing, {}, "core")

@@ -9,7 +9,7 @@ import pytest
 
 from easel import engine
 from easel.engine import GameSpecError
-from easel.engine.registry import GameEntry, Option, canonical_string
+from easel.engine.kit import GameEntry, Option
 
 from game_variants import all_variants
 
@@ -91,7 +91,7 @@ def test_game_spec_error_is_a_value_error():
 ])
 def test_canonical_strings(spec, canonical):
     entry, params = engine.parse_game_string(spec)
-    assert canonical_string(entry, params) == canonical
+    assert entry.canonical_string(params) == canonical
     for implementation in ("core", "reference"):
         assert engine.load_game(spec, implementation=implementation).spec == canonical
 
@@ -102,7 +102,7 @@ def test_canonical_string_round_trip(entry, spec):
     the randomized suites run, whichever implementation loads it."""
     parsed_entry, params = engine.parse_game_string(spec)
     assert parsed_entry is entry
-    assert canonical_string(entry, params) == spec
+    assert entry.canonical_string(params) == spec
     assert engine.parse_game_string(spec)[1] == params
     impls = ["reference"] + (["core"] if entry.has_core else [])
     for implementation in impls:

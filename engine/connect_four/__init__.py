@@ -2,7 +2,8 @@
 
 The smallest complete game in Easel, and the worked example of
 docs/adding-a-game.md."""
-from easel.engine.kit import Capabilities, GameEntry, GameFacts, GameHooks, register
+from easel.engine.kit import Capabilities, GameEntry, GameFacts, GameHooks
+from easel.engine.registry import register
 
 
 def facts(params) -> GameFacts:

@@ -3,8 +3,9 @@ with them to gather and mix pigments, improve the paint tube, palette and
 brush, take paintings and paint them; the upper board turns each round.
 The reference (`reference.py`) is the executable spec; ENCODING.md fixes the
 action space, RULINGS.md the readings of the rulebook."""
-from easel.engine.kit import (Capabilities, GameEntry, GameFacts, GameHooks, Option,
-                              built_by, in_range, register)
+from easel.engine.kit import (Capabilities, GameEntry, GameFacts, GameHooks, Option, built_by,
+                              in_range)
+from easel.engine.registry import register
 
 
 def facts(params) -> GameFacts:

@@ -1,7 +1,7 @@
 """Pig, as OpenSpiel plays it (2 players, six-sided die, first to 100):
 a small game with chance nodes, for validating and comparing the search."""
-from easel.engine.kit import (Capabilities, GameEntry, GameFacts, GameHooks, Option,
-                              in_range, register)
+from easel.engine.kit import Capabilities, GameEntry, GameFacts, GameHooks, Option, in_range
+from easel.engine.registry import register
 
 
 def facts(params) -> GameFacts:

@@ -3,8 +3,9 @@ canvases from the market, paint them cube by cube, sell the finished
 paintings at the end of the day for food, paint from the payday pile and
 stars. The reference (`reference.py`) is the executable spec; ENCODING.md
 fixes the action space, RULINGS.md the readings of the rulebook."""
-from easel.engine.kit import (Capabilities, GameEntry, GameFacts, GameHooks, Option,
-                              built_by, in_range, register)
+from easel.engine.kit import (Capabilities, GameEntry, GameFacts, GameHooks, Option, built_by,
+                              in_range)
+from easel.engine.registry import register
 
 
 def facts(params) -> GameFacts:

@@ -105,7 +105,7 @@ def _score(view, p, need, unfinished, a):
 # in this order (policy.pyx sums them in the same order, for the same doubles).
 # The weights are a logistic fit of game results on the difference of two
 # players' features, over positions from recorded two-player search games
-# (fit_value.py; docs/starving-artists-value.md gives the data and the fit),
+# (tools/fit_starving_artists_value.py; docs/starving-artists-value.md gives the data and the fit),
 # rounded to quarters. A canvas announced for sale counts as sold (its stars,
 # the food it feeds within the cap, its food, its paint): the sale completes
 # only after the collection turns, and the fit's own weights for announced

@@ -2,8 +2,9 @@
 them onto paintings in the orientation each space requires, win majorities.
 The reference (`reference.py`) is the executable spec; ENCODING.md fixes the
 action space, RULINGS.md the readings of the rulebook."""
-from easel.engine.kit import (Capabilities, GameEntry, GameFacts, GameHooks, Option,
-                              built_by, in_range, register)
+from easel.engine.kit import (Capabilities, GameEntry, GameFacts, GameHooks, Option, built_by,
+                              in_range)
+from easel.engine.registry import register
 
 
 def facts(params) -> GameFacts:

@@ -208,5 +208,5 @@ def scores(CoreState state):
     cdef CoreGame core = state.core
     cdef double out[VG_MAX_PLAYERS]
     core.c.scores(&core.c, state.ptr(), out)
-    return [out[i] for i in range(core.c.num_players)]
+    return [out[i] for i in range(core.c.facts.num_players)]
 

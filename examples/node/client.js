@@ -7,7 +7,7 @@
 // It lists the games, starts a Connect Four game, applies a move, shows that
 // an illegal move (and a 70 KB game string) is refused with INVALID_ARGUMENT,
 // and asks for a suggestion. The channel uses the project's retry policy
-// (server/retry.py), so a full search queue is retried after the server's
+// (easel/client/retry.py), so a full search queue is retried after the server's
 // pushback delay.
 'use strict';
 
@@ -17,7 +17,7 @@ const protoLoader = require('@grpc/proto-loader');
 
 const PROTO_ROOT = path.resolve(__dirname, '..', '..', 'proto');
 
-// The retry policy the project publishes (server/retry.py, SERVICE_CONFIG).
+// The retry policy the project publishes (easel/client/retry.py, SERVICE_CONFIG).
 const SERVICE_CONFIG = {
   methodConfig: [{
     name: [{ service: 'easel.v1.Engine' }],

@@ -65,7 +65,7 @@ class RemoteBot(Bot):
 
     def _connect(self):
         if self._client is None:
-            from easel.server.client import EngineClient      # grpc only where it is used
+            from easel.client import EngineClient      # grpc only where it is used
             token = None
             if self.token_env:
                 token = os.environ.get(self.token_env)

@@ -54,7 +54,7 @@ def channel_options(args) -> dict:
             raise ClientOptionsError(f"--auth-token-file: {e}") from None
     # Read the PEM files now, so that a bad path is named by its flag here
     # rather than when the channel opens.
-    from easel.server.auth import read_file
+    from easel.client.credentials import read_file
     for flag, path, what in (("--tls-ca", args.tls_ca, "CA"),
                              ("--tls-cert", args.tls_cert, "TLS certificate"),
                              ("--tls-key", args.tls_key, "TLS key")):

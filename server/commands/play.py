@@ -56,7 +56,7 @@ def run(args) -> int:
     import grpc
 
     from easel.engine.errors import EaselError
-    from easel.server.client import open_channel
+    from easel.client import open_channel
     options = connection.channel_options(args)     # before a local server starts
     local = None
     tmp = None

@@ -67,7 +67,7 @@ def run(args) -> int:
     from google.protobuf import json_format
 
     from easel.v1 import engine_pb2 as pb
-    from easel.server.client import EngineClient
+    from easel.client import EngineClient
 
     if args.position is not None and args.record:
         print("easel suggest: error: give --record or --position, not both", file=sys.stderr)

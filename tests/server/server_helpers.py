@@ -14,7 +14,7 @@ def record(game, *steps, expected_player=None):
     return pb.Position(record=rec)
 
 
-from easel.server.client import settings  # noqa: E402,F401  (the tests build settings as clients do)
+from easel.client import settings  # noqa: E402,F401  (the tests build settings as clients do)
 
 
 def assert_status(excinfo, code, *fragments):

@@ -66,13 +66,13 @@ def test_rebuilding_the_bot_is_bounded(make_server):
                                        settings=as_bot("mcts(iterations=30)")), timeout=30)
     assert_status(e, grpc.StatusCode.RESOURCE_EXHAUSTED, "settings.play_as_bot",
                   "3 searches", "max_replayed_searches")
-    # asking again cannot help: gRPC's retry policy (server/retry.py) is told not to
+    # asking again cannot help: gRPC's retry policy (easel/client/retry.py) is told not to
     assert ("grpc-retry-pushback-ms", "-1") in tuple(e.value.trailing_metadata())
     ch.close()
     calls = []
     real = srv.servicer._play_as_bot
     srv.servicer._play_as_bot = lambda *a: calls.append(1) or real(*a)
-    from easel.server.client import EngineClient
+    from easel.client import EngineClient
     with EngineClient(f"127.0.0.1:{srv.port}", timeout=30) as retrying:
         with pytest.raises(grpc.RpcError) as e:
             retrying.suggest("connect_four", [*steps, "x3", "o3"], bot="mcts(iterations=30)",

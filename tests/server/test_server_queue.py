@@ -17,7 +17,7 @@ from easel.v1 import engine_pb2_grpc as pb_grpc
 from easel.server.analysis import Limits
 from easel.server.errors import Cancelled, DeadlineExceeded, ResourceExhausted, Unavailable
 from easel.server.queue import SearchQueue
-from easel.server.retry import SERVICE_CONFIG, SERVICE_CONFIG_JSON
+from easel.client.retry import SERVICE_CONFIG, SERVICE_CONFIG_JSON
 from server_helpers import record, settings
 
 EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED

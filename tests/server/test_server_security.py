@@ -14,7 +14,7 @@ from grpc_reflection.v1alpha import reflection_pb2
 from easel.v1 import engine_pb2 as pb
 from easel.v1 import engine_pb2_grpc as pb_grpc
 from easel.server.auth import server_credentials
-from easel.server.client import EngineClient
+from easel.client import EngineClient
 from easel.server.service import build_server
 from server_helpers import record, settings
 

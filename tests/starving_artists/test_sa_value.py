@@ -1,13 +1,23 @@
 """The Starving Artists evaluation's features and weights (policies.py) and
-the tool that fits the weights to game results (fit_value.py)."""
+the tool that fits the weights to game results
+(tools/fit_starving_artists_value.py)."""
 from __future__ import annotations
 
+import importlib.util
 import json
+import pathlib
 
 import numpy as np
 import pytest
 
-from easel.engine.starving_artists import fit_value, policies
+from easel.engine.starving_artists import policies
+
+# The tool is not part of the package (it sits on top of the layers): load it
+# from its file, as `python tools/fit_starving_artists_value.py` runs it.
+_TOOL = pathlib.Path(__file__).resolve().parents[2] / "tools" / "fit_starving_artists_value.py"
+_spec = importlib.util.spec_from_file_location("fit_starving_artists_value", _TOOL)
+fit_value = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fit_value)
 
 
 def _studio(**kw):

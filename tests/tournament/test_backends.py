@@ -83,7 +83,7 @@ def test_the_server_refuses_remote_and_faulty_bots(engine_server):
     another host or kill itself."""
     import grpc
 
-    from easel.server.client import EngineClient
+    from easel.client import EngineClient
     with EngineClient(engine_server, timeout=30) as client:
         for spec in ("remote(target=127.0.0.1:1,spec=mcts)", "faulty(mode=exit)"):
             try:

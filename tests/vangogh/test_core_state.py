@@ -21,7 +21,7 @@ SPECS = ["vangogh(players=1)", "vangogh", "vangogh(players=3)", "vangogh(players
 @pytest.mark.parametrize("spec", SPECS)
 def test_scores_match_json(spec):
     game = engine.load_game(spec)
-    assert game.score_scale() > 0 and game.core.facts()["score_scale"] == game.score_scale()
+    assert game.score_scale() > 0 and game.core.facts().score_scale == game.score_scale()
     ended = 0
     for c, _ in twins(spec, 3, seed=1):
         view = c.to_json()

@@ -1,6 +1,11 @@
 """Fit the Starving Artists evaluation's weights to game results.
 
-    python -m easel.engine.starving_artists.fit_value RECORDS.jsonl [...]
+    python tools/fit_starving_artists_value.py RECORDS.jsonl [...]
+
+A tool on top of the layers (docs/design.md): it reads the arena's records
+(easel.search.records) to refit weights that live in the engine
+(engine/starving_artists/policies.py), so it belongs to neither. It runs
+against an installed Easel, or a clone built in place with PYTHONPATH=. .
 
 Reads arena records (`easel arena ... --records FILE`) of two-player games,
 replays each through the core, and takes a share of the positions where a
@@ -27,9 +32,11 @@ import sys
 
 import numpy as np
 
+from easel import engine
 from easel.engine.errors import EaselError
-
-from .policies import VALUE_FEATURES, VALUE_SCALE, VALUE_WEIGHTS, value_features
+from easel.engine.starving_artists.policies import (VALUE_FEATURES, VALUE_SCALE, VALUE_WEIGHTS,
+                                                    value_features)
+from easel.search.records import RecordError, read_records, validate_record
 
 HOLD_OUT = 5          # every fifth game is held out
 
@@ -38,7 +45,6 @@ def positions(paths, rate: float, seed: int):
     """(feature differences, results in 0..1, game numbers, records skipped)
     from the records' two-player Starving Artists games. Every record is
     validated; the positions are read in the same replay."""
-    from easel.search.records import RecordError, read_records, validate_record
     rng = random.Random(seed)
     cache, wanted = {}, {}
     diffs, results, game_no = [], [], []
@@ -77,7 +83,6 @@ def _two_player_sa(spec, known: dict) -> bool:
     if not isinstance(spec, str):
         return False
     if spec not in known:
-        from easel import engine
         try:
             game = engine.load_game(spec)
             known[spec] = game.name == "starving_artists" and game.num_players() == 2
@@ -117,7 +122,7 @@ def from_units(w):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(
-        prog="python -m easel.engine.starving_artists.fit_value",
+        prog="fit_starving_artists_value.py",
         description="Fit the Starving Artists evaluation's weights to the results of recorded "
                     "two-player games.")
     ap.add_argument("records", nargs="+", help="arena record files (JSON lines)")

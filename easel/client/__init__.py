@@ -1,6 +1,10 @@
 """A small Python client for the easel.v1.Engine service.
 
-    >>> from server.client import EngineClient
+It needs grpc and the generated easel.v1 code only, so every layer above the
+engine may use it (docs/design.md, The layers): the `easel` commands that
+talk to a server, and the tournament's remote bot (search/tournament/bots.py).
+
+    >>> from easel.client import EngineClient
     >>> with EngineClient("127.0.0.1:50051") as c:
     ...     pos = c.new_game("connect_four")
     ...     pos = c.apply_action("connect_four", ["x3"], "o3")     # record + one more step
@@ -15,7 +19,7 @@ bad field).
 
 TLS and a bearer token: `EngineClient(target, tls=True, ca="ca.pem",
 token="secret")`. The channel uses the project's retry policy
-(server/retry.py), so a full search queue is retried after the server's
+(easel/client/retry.py), so a full search queue is retried after the server's
 pushback delay. `open_channel` makes the same channel for other stubs (the
 Matches service of `easel play`): the token rides on every call it carries,
 streams included.
@@ -29,6 +33,7 @@ import grpc
 from easel.v1 import engine_pb2 as pb
 from easel.v1 import engine_pb2_grpc as pb_grpc
 
+from .credentials import channel_credentials
 from .retry import SERVICE_CONFIG_JSON
 
 
@@ -107,7 +112,6 @@ def open_channel(target: str, tls: bool = False, ca: str | None = None, cert: st
     call sends it as a bearer token. Unreadable PEM files raise ValueError
     naming the file."""
     if tls or ca or cert:
-        from .auth import channel_credentials
         channel = grpc.secure_channel(target, channel_credentials(ca, cert, key),
                                       options=list(options))
     else:
