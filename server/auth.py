@@ -23,15 +23,29 @@ import hmac
 
 import grpc
 
+from easel.engine import userfiles
+
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
 
 
 def read_file(path: str, what: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError as e:
-        raise ValueError(f"cannot read the {what} {path!r}: {e.strerror}") from None
+    """A PEM or token file, read as every file a user names is
+    (engine/userfiles.py: a regular file within SECRET_FILES, 1 MiB); a
+    ValueError "cannot read the {what} '{path}': ..." otherwise."""
+    return userfiles.read_bytes(path, f"the {what}", userfiles.SECRET_FILES, ValueError,
+                                shown=repr(path))
+
+
+def check_files(named) -> None:
+    """Read now each (flag, path, what) whose path is given, so that a bad
+    file is refused before anything starts, named by the flag that gave it:
+    ValueError "--tls-key: cannot read the TLS key 'k.pem': not found"."""
+    for flag, path, what in named:
+        if path:
+            try:
+                read_file(path, what)
+            except ValueError as e:
+                raise ValueError(f"{flag}: {e}") from None
 
 
 def read_token(path: str) -> str:

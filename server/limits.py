@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from easel.engine.userfiles import DATA_FILES
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -27,7 +29,7 @@ class Limits:
     default_iterations: int = 10_000       # when a request sets no budget
     default_report_ms: int = 200
     default_report_candidates: int = 3     # candidates in Analyze's intermediate reports
-    max_data_bytes: int = 1 << 20          # a data file a game option names
+    max_data_bytes: int = DATA_FILES.limit  # a data file a game option names (at most this)
     replay_cache_entries: int = 256        # replayed records kept (0: no cache)
     replay_cache_steps: int = 400_000      # steps held by all cached records
 
@@ -42,3 +44,7 @@ class Limits:
                 raise ValueError(f"limit {name} must be at least 0")
         if not self.max_seconds > 0:
             raise ValueError("limit max_seconds must be positive")
+        if self.max_data_bytes > DATA_FILES.limit:
+            # the game reads the file again under the library's own cap
+            raise ValueError(f"limit max_data_bytes must be at most {DATA_FILES.limit}, the "
+                             f"library's cap on game data files ({DATA_FILES.source})")

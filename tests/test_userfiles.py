@@ -9,10 +9,12 @@ The timeout below is a hang guard only: without the check, opening a FIFO
 waits for a writer for ever and the guard turns that into a failure."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import textwrap
+from types import SimpleNamespace
 
 import pytest
 
@@ -172,3 +174,128 @@ def test_dev_zero_as_data_is_refused_in_a_bounded_process():
     assert len(lines) == 3, out.stdout
     for line, option in zip(lines, ("data", "deck", "deck")):
         assert f"option '{option}'" in line and "/dev/zero: it is a character device" in line
+
+
+# -- records, steps, configurations, journals, credentials ----------------------------------
+
+def test_replay_refuses_a_fifo_and_an_oversized_file(fifo, tmp_path, capsys):
+    from easel.server.cli import main
+    assert main(["replay", fifo]) == 2
+    assert f"cannot read records file {fifo}: it is a FIFO" in capsys.readouterr().err
+    big = sparse(tmp_path, userfiles.RECORD_FILES.limit + 1)
+    assert main(["replay", big]) == 2
+    assert "over the 1 GiB cap on game-record files" in capsys.readouterr().err
+
+
+def test_records_reader_refuses_a_fifo(fifo):
+    from easel.search.records import RecordError, read_records
+    with pytest.raises(RecordError, match="FIFO"):
+        list(read_records(fifo))
+
+
+def test_arena_resume_refuses_a_fifo(fifo):
+    from easel.search.arena import ArenaError, kept_records
+    with pytest.raises(ArenaError, match=rf"cannot read the --resume records file {fifo}: it is a "
+                                         rf"FIFO"):
+        kept_records(fifo, [])
+
+
+def test_suggest_refuses_a_fifo_record(fifo, tmp_path, capsys):
+    from easel.server.cli import main
+    assert main(["suggest", "pig", "--record", fifo]) == 2
+    assert f"cannot read the --record file {fifo}: it is a FIFO" in capsys.readouterr().err
+    big = sparse(tmp_path, userfiles.STEPS_FILES.limit + 1)
+    assert main(["suggest", "pig", "--record", big]) == 2
+    assert "over the 4 MiB cap on steps files" in capsys.readouterr().err
+
+
+def test_tournament_config_refuses_a_fifo(fifo, tmp_path):
+    from easel.search.tournament.config import ConfigError, load
+    with pytest.raises(ConfigError, match=f"cannot read the configuration {fifo}: it is a FIFO"):
+        load(fifo)
+    big = sparse(tmp_path, userfiles.CONFIG_FILES.limit + 1)
+    with pytest.raises(ConfigError, match="over the 1 MiB cap on tournament configurations"):
+        load(big)
+
+
+def test_tournament_resume_refuses_a_fifo_journal(tmp_path):
+    from easel.search.tournament import runner
+    from easel.search.tournament.journal import JOURNAL_NAME, JournalError
+    os.mkfifo(tmp_path / JOURNAL_NAME)
+    with pytest.raises(JournalError, match="cannot read the journal .*: it is a FIFO"):
+        runner.open_run(None, str(tmp_path), resume=True)
+
+
+@pytest.mark.parametrize("reader", ["read_token", "read_file"])
+def test_credential_files_refuse_a_fifo_and_an_oversized_file(fifo, tmp_path, reader):
+    from easel.server import auth
+    read = getattr(auth, reader)
+    args = (fifo,) if reader == "read_token" else (fifo, "TLS key")
+    with pytest.raises(ValueError, match="is a FIFO"):
+        read(*args)
+    big = sparse(tmp_path, userfiles.SECRET_FILES.limit + 1)
+    with pytest.raises(ValueError, match="over the 1 MiB cap on TLS and token files"):
+        read(big, *args[1:])
+
+
+def test_serve_names_the_flag_of_a_fifo_token_file(fifo, capsys):
+    from easel.server.cli import main
+    assert main(["serve", "--port", "0", "--auth-token-file", fifo]) == 2
+    err = capsys.readouterr().err
+    assert f"--auth-token-file: cannot read the auth token file '{fifo}': it is a FIFO" in err
+
+
+def test_client_options_name_the_flag_of_a_fifo_pem(fifo):
+    from easel.server.commands import connection
+    args = SimpleNamespace(server="localhost:1", tls=False, tls_ca=fifo, tls_cert=None,
+                           tls_key=None, auth_token_file=None)
+    with pytest.raises(connection.ClientOptionsError,
+                       match=f"--tls-ca: cannot read the CA '{fifo}': it is a FIFO"):
+        connection.channel_options(args)
+
+
+# -- the server's data files share the check --------------------------------------------
+
+def test_server_data_files_cap_cannot_exceed_the_library_cap(tmp_path):
+    from easel.server.datafiles import DataFiles
+    DataFiles(str(tmp_path), max_bytes=userfiles.DATA_FILES.limit)
+    with pytest.raises(ValueError, match="DATA_FILES"):
+        DataFiles(str(tmp_path), max_bytes=userfiles.DATA_FILES.limit + 1)
+
+
+def test_server_data_files_refuse_a_fifo_by_name_only(tmp_path):
+    from easel.server.datafiles import DataFiles
+    os.mkfifo(tmp_path / "pipe.json")
+    files = DataFiles(str(tmp_path))
+    with pytest.raises(GameSpecError) as e:
+        files.load_game("vangogh(deck=pipe.json)")
+    assert "no data file named 'pipe.json'" in str(e.value)
+    assert str(tmp_path) not in str(e.value)
+
+
+def test_server_data_files_name_their_cap(tmp_path):
+    from easel.server.datafiles import DataFiles
+    (tmp_path / "big.json").write_text(json.dumps({"cards": []}) + " " * 200)
+    files = DataFiles(str(tmp_path), max_bytes=100)
+    with pytest.raises(GameSpecError, match=r"'big.json': it is 2\d\d bytes, over the 100 bytes "
+                                            r"cap on this server's data files "
+                                            r"\(--max-data-bytes\)"):
+        files.load_game("vangogh(deck=big.json)")
+
+
+def test_server_limits_cannot_exceed_the_library_cap():
+    from easel.server.limits import Limits
+    assert Limits().max_data_bytes == userfiles.DATA_FILES.limit
+    with pytest.raises(ValueError, match=r"max_data_bytes must be at most 1048576, the library's "
+                                         r"cap on game data files \(easel.engine.userfiles"):
+        Limits(max_data_bytes=userfiles.DATA_FILES.limit + 1)
+
+
+def test_suggest_caps_standard_input(monkeypatch, capsys):
+    import io
+    from easel.server.cli import main
+    big = io.TextIOWrapper(io.BytesIO(b"roll\n" * (userfiles.STEPS_FILES.limit // 5 + 1)))
+    monkeypatch.setattr(sys, "stdin", big)
+    assert main(["suggest", "pig", "--record", "-"]) == 2
+    assert ("cannot read the --record file from standard input: it is over the 4 MiB cap on "
+            "steps files") in capsys.readouterr().err

@@ -54,15 +54,13 @@ def channel_options(args) -> dict:
             raise ClientOptionsError(f"--auth-token-file: {e}") from None
     # Read the PEM files now, so that a bad path is named by its flag here
     # rather than when the channel opens.
-    from easel.server.auth import read_file
-    for flag, path, what in (("--tls-ca", args.tls_ca, "CA"),
-                             ("--tls-cert", args.tls_cert, "TLS certificate"),
-                             ("--tls-key", args.tls_key, "TLS key")):
-        if path:
-            try:
-                read_file(path, what)
-            except ValueError as e:
-                raise ClientOptionsError(f"{flag}: {e}") from None
+    from easel.server.auth import check_files
+    try:
+        check_files((("--tls-ca", args.tls_ca, "CA"),
+                     ("--tls-cert", args.tls_cert, "TLS certificate"),
+                     ("--tls-key", args.tls_key, "TLS key")))
+    except ValueError as e:
+        raise ClientOptionsError(str(e)) from None
     return {"tls": bool(args.tls), "ca": args.tls_ca, "cert": args.tls_cert,
             "key": args.tls_key, "token": token}
 
