@@ -48,13 +48,18 @@ def check_files(named) -> None:
                 raise ValueError(f"{flag}: {e}") from None
 
 
-def read_token(path: str) -> str:
-    """The token in a file (surrounding white space dropped; never empty)."""
-    token = read_file(path, "auth token file").decode("utf-8", "replace").strip()
-    if not token:
-        raise ValueError(f"the auth token file {path!r} is empty")
-    if any(c.isspace() or not c.isprintable() for c in token):
-        raise ValueError(f"the auth token in {path!r} must be one word of printable characters")
+def read_token(path: str, flag: str | None = None) -> str:
+    """The token in a file (surrounding white space dropped; never empty).
+    `flag`, the command-line option that named the file, starts a refusal."""
+    try:
+        token = read_file(path, "auth token file").decode("utf-8", "replace").strip()
+        if not token:
+            raise ValueError(f"the auth token file {path!r} is empty")
+        if any(c.isspace() or not c.isprintable() for c in token):
+            raise ValueError(f"the auth token in {path!r} must be one word of printable "
+                             f"characters")
+    except ValueError as e:
+        raise ValueError(f"{flag}: {e}" if flag else str(e)) from None
     return token
 
 

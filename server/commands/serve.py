@@ -124,12 +124,8 @@ def run(args) -> int:
                      ("--tls-client-ca", args.tls_client_ca, "client CA")))
         credentials = (server_credentials(args.tls_cert, args.tls_key, args.tls_client_ca)
                        if args.tls_cert else None)
-        token = None
-        if args.auth_token_file:
-            try:
-                token = read_token(args.auth_token_file)
-            except ValueError as e:
-                raise ValueError(f"--auth-token-file: {e}") from None
+        token = (read_token(args.auth_token_file, "--auth-token-file")
+                 if args.auth_token_file else None)
     except ValueError as e:
         return fail(e)
     problem = _port_problem(args.host, args.port)     # before the database opens
