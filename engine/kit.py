@@ -60,9 +60,11 @@ class Capabilities:
 class Codec(Protocol):
     """Action text from the JSON view, shared by both implementations.
 
-    Moves are read back by matching the text of each legal action, so a codec
-    needs no parser; it may add `string_to_action(view, text) -> int | None`
-    for looser forms a person types (textio.string_to_action tries it)."""
+    Moves are read back by exact match against the texts of the legal actions
+    (textio.string_to_action; case and spacing aside), so a codec has no
+    parser: a looser form would read text that names no legal action as one
+    (a number out of range as some other slot). `check_hooks` refuses a codec
+    that defines `string_to_action`."""
     def action_to_string(self, view: dict, action: int) -> str: ...
     def state_to_string(self, view: dict) -> str: ...
 
@@ -151,7 +153,12 @@ def check_hooks(name: str, caps: Capabilities, hooks: GameHooks) -> None:
     if caps.structured_states and not callable(getattr(state_class, "from_json", None)):
         raise GameSpecError(f"game {name!r} declares structured_states but its reference "
                             f"state class lacks from_json")
-    require(name, "codec", _import(name, "codec", hooks.codec), Codec)
+    codec = _import(name, "codec", hooks.codec)
+    require(name, "codec", codec, Codec)
+    if hasattr(codec, "string_to_action"):
+        raise GameSpecError(f"game {name!r}: hooks.codec ({hooks.codec}) defines "
+                            f"string_to_action; action text is read by exact match against "
+                            f"the legal actions' texts (engine/textio.py), so remove it")
     for cap, hook, protocol in (("notation", "notation", Notation),
                                 ("heuristic_bot", "policies", Policies)):
         dotted = getattr(hooks, hook)
