@@ -65,7 +65,12 @@ def _check_hooks(name: str, caps: Capabilities, hooks: GameHooks) -> None:
     if caps.structured_states and not callable(getattr(state_class, "from_json", None)):
         raise GameSpecError(f"game {name!r} declares structured_states but its reference "
                             f"state class lacks from_json")
-    require(name, "codec", import_hook(name, "codec", hooks.codec), Codec)
+    codec = import_hook(name, "codec", hooks.codec)
+    require(name, "codec", codec, Codec)
+    if hasattr(codec, "string_to_action"):
+        raise GameSpecError(f"game {name!r}: hooks.codec ({hooks.codec}) defines "
+                            f"string_to_action; action text is read by exact match against "
+                            f"the legal actions' texts (engine/textio.py), so remove it")
     for cap, hook, protocol in (("notation", "notation", Notation),
                                 ("heuristic_bot", "policies", Policies)):
         dotted = getattr(hooks, hook)

@@ -2,29 +2,27 @@
 
 Each game validates its own items (docs/adding-a-game.md, "Data"); opening the
 file, the JSON syntax and the header every data file carries (`placeholder`,
-`description`) are the same everywhere and live here.
+`description`) are the same everywhere and live here. A data option names
+any path, so the file is read as every file a user names is
+(engine/userfiles.py): a regular file only, within DATA_FILES (1 MiB).
 """
 
 from __future__ import annotations
 
 import json
 
+from easel.engine import userfiles
 from easel.engine.errors import DataFileError
 
 
 def read_json(path: str, what: str):
-    """The JSON in `path`; `what` names the file in errors ("canvas file")."""
+    """The JSON in `path`; `what` names the file in errors ("canvas file").
+    The game's option check (kit.built_by) adds the option's name."""
+    text = userfiles.read_text(path, what, userfiles.DATA_FILES, DataFileError)
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except FileNotFoundError:
-        raise DataFileError(f"{what} not found: {path}") from None
-    except IsADirectoryError:
-        raise DataFileError(f"{what} {path} is a directory") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
         raise DataFileError(f"{path}: not valid JSON: {e}") from None
-    except OSError as e:
-        raise DataFileError(f"{path}: cannot be read: {e}") from None
 
 
 def placeholder_header(data: dict, path: str) -> tuple[bool, str]:

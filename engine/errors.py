@@ -20,3 +20,9 @@ class StateFormatError(EaselError, ValueError):
 
 class DataFileError(EaselError, ValueError):
     """A card-data file that is missing, malformed or inconsistent."""
+
+
+class UserFileError(EaselError, ValueError):
+    """A file a user named that is not read: missing, a directory, not a
+    regular file (a FIFO, a device), over its size cap, or not readable
+    (engine/userfiles.py). Its `reason` says which."""

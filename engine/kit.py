@@ -69,9 +69,11 @@ class Capabilities:
 class Codec(Protocol):
     """Action text from the JSON view, shared by both implementations.
 
-    Moves are read back by matching the text of each legal action, so a codec
-    needs no parser; it may add `string_to_action(view, text) -> int | None`
-    for looser forms a person types (textio.string_to_action tries it)."""
+    Moves are read back by exact match against the texts of the legal actions
+    (textio.string_to_action; case and spacing aside), so a codec has no
+    parser: a looser form would read text that names no legal action as one
+    (a number out of range as some other slot). `check_hooks` refuses a codec
+    that defines `string_to_action`."""
     def action_to_string(self, view: dict, action: int) -> str: ...
     def state_to_string(self, view: dict) -> str: ...
 

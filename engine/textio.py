@@ -4,6 +4,7 @@ reading the state's JSON view, so the core and the reference speak alike."""
 from __future__ import annotations
 
 import copy
+import difflib
 import json
 
 from .errors import IllegalActionError, StateFormatError
@@ -57,37 +58,91 @@ def action_to_string(state, action) -> str:
     return game.codec.action_to_string(state.to_json(), int(action))
 
 
+# A refusal lists this many legal texts, then says how many there are in all.
+LISTED_TEXTS = 12
+# How much of a refused text a message repeats.
+QUOTED_CHARS = 60
+# difflib's ratio (twice the matching characters over both lengths) from
+# which a legal text is offered as the closest to a refused one.
+CLOSE_ENOUGH = 0.6
+
+
+def normalise_text(text: str) -> str:
+    """The form action texts are compared in: case ignored, and white space
+    at the ends, its amount between words and around commas. Nothing else is
+    forgiven: "Buy  canvas 1,(x)" reads as "buy canvas 1, (x)", but
+    "buy 1" does not read as "buy canvas 1"."""
+    return " ".join(text.lower().replace(",", " , ").split())
+
+
+def quote_text(text: str, limit: int = QUOTED_CHARS) -> str:
+    """A text as a message repeats it: quoted, escaped, cut at `limit` characters."""
+    return repr(text[:limit]) + ("..." if len(text) > limit else "")
+
+
 def string_to_action(state, text) -> int:
-    """Parse a move as `action_to_string` writes it (or the bare integer id)."""
+    """The legal action (at a chance node: the possible outcome) whose text,
+    as `action_to_string` writes it, is `text` up to `normalise_text`. Text
+    is matched exactly against the legal actions' texts, whatever words the
+    game's codec writes: no looser form, no number read on its own (a bare
+    action id is not text; give it as an id). Anything else is an
+    IllegalActionError that lists the legal texts (the first LISTED_TEXTS and
+    their count) and, when one is close, the closest."""
     game = state.get_game()
     if not isinstance(text, str):
         raise IllegalActionError(f"{game.spec}: an action text must be a string, got {text!r}")
-    stripped = text.strip()
-    if stripped.lstrip("-").isdigit():
-        action = int(stripped)
-        if not state.is_legal(action):
-            raise IllegalActionError(illegal_message(state, action))
-        return action
+    if state.is_terminal():
+        raise IllegalActionError(f"{game.spec}: {quote_text(text)} cannot be applied: "
+                                 f"the game is over")
     candidates = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
                   else state.legal_actions())
     view = state.to_json()
-    wanted = _norm(stripped)
-    for a in candidates:
-        if _norm(game.codec.action_to_string(view, a)) == wanted:
-            return a
-    parse = getattr(game.codec, "string_to_action", None)
-    if parse is not None:
-        a = parse(view, stripped)
-        if a is not None and state.is_legal(a):
-            return a
-    examples = "; ".join(game.codec.action_to_string(view, a) for a in candidates[:8])
-    raise IllegalActionError(
-        f"{game.spec}: {text!r} is not a legal move here ({_describe_turn(state)}); "
-        f"legal moves include: {examples}")
+    texts = [game.codec.action_to_string(view, a) for a in candidates]
+    wanted = normalise_text(text)
+    normal = [normalise_text(t) for t in texts]
+    hits = [i for i, t in enumerate(normal) if t == wanted]
+    if len(hits) == 1:
+        return candidates[hits[0]]
+    if hits:        # texts that differ only in case or spacing: the exact one decides
+        exact = [i for i in hits if texts[i] == text.strip()]
+        if len(exact) == 1:
+            return candidates[exact[0]]
+        raise IllegalActionError(
+            f"{game.spec}: {quote_text(text)} reads as {len(hits)} moves here "
+            f"({_describe_turn(state)}): " + "; ".join(texts[i] for i in hits[:LISTED_TEXTS])
+            + "; give the move's id")
+    what = "possible outcome" if state.is_chance_node() else "legal move"
+    raise IllegalActionError(f"{game.spec}: {quote_text(text)} is not a {what} here "
+                             f"({_describe_turn(state)}); "
+                             + _listing(f"{what}s", texts, normal, wanted))
 
 
-def _norm(text: str) -> str:
-    return " ".join(text.lower().replace(",", " , ").split())
+def _listing(label: str, texts: list, normal: list, wanted: str) -> str:
+    """"legal moves: a; b; ... (N in all); closest: 'x'" for a refusal."""
+    shown = "; ".join(texts[:LISTED_TEXTS])
+    if len(texts) > LISTED_TEXTS:
+        shown += f"; ... ({len(texts)} in all)"
+    out = f"{label}: {shown}"
+    close = _closest(wanted, normal)
+    if close is not None:
+        out += f"; closest: {texts[close]!r}"
+    return out
+
+
+def _closest(wanted: str, normal: list):
+    """The index of the legal text most like `wanted`, or None if none is
+    CLOSE_ENOUGH. Each is compared whole and cut to the typed length, since
+    people type the start of a text ("buy canvas 0" is closest to "buy canvas
+    1 (The Parasol)"); the first wins a tie."""
+    best, where = CLOSE_ENOUGH, None
+    if not wanted:
+        return None
+    for i, t in enumerate(normal):
+        score = max(difflib.SequenceMatcher(None, wanted, t).ratio(),
+                    difflib.SequenceMatcher(None, wanted, t[:len(wanted)]).ratio())
+        if score > best or (score == best and where is None):
+            best, where = score, i
+    return where
 
 
 def mark_loaded(state, view: dict, move_number) -> None:

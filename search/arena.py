@@ -37,11 +37,12 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from easel.engine import userfiles
 from easel.engine.contract_ids import PLAYER_CHANCE
 from easel.engine.errors import EaselError, IllegalActionError
 
 from .bots import player_scores
-from .records import RECORD_FORMAT, RecordError, read_records, validate_record, write_record
+from .records import RECORD_FORMAT, RecordError, parse_records, validate_record, write_record
 from .specs import make_bot, parse_spec
 from .stats import head_score, sprt as sprt_test, summarize
 
@@ -229,29 +230,24 @@ def _in_block_order(block_scores: dict) -> list[float]:
     return [block_scores[b] for b in sorted(block_scores)]
 
 
-def _cut_line(path) -> int | None:
-    """The number of the file's last line if it was cut short (no newline at
-    its end): what a run killed while writing a record leaves behind."""
-    n, last = 0, b""
-    with open(path, "rb") as f:
-        for last in f:
-            n += 1
-    return n if last and not last.endswith(b"\n") else None
-
-
 def kept_records(path, tasks, implementation: str = "core") -> list[dict]:
     """The games an interrupted run of the same plan left in its records
     file, each checked against the plan (game, block, seed, seats) and
-    replayed, in game order; a last line cut short is dropped. A missing
-    file holds no games. A record that belongs to another run or does not replay is an
-    ArenaError naming the file and line: resuming must never mix two runs."""
+    replayed, in game order; a last line cut short (no newline at its end:
+    what a run killed while writing a record leaves behind) is dropped. A
+    missing file holds no games; anything else that is not a regular file
+    within RECORD_FILES is an ArenaError. A record that belongs to another run
+    or does not replay is an ArenaError naming the file and line: resuming
+    must never mix two runs."""
     if not os.path.exists(path):
         return []
-    cut = _cut_line(path)
+    lines = list(userfiles.read_lines(path, "the --resume records file", userfiles.RECORD_FILES,
+                                      ArenaError))
+    cut = len(lines) if lines and not lines[-1].endswith(b"\n") else None
     by_index = {t.index: t for t in tasks}
     kept: dict[int, dict] = {}
     cache = {}
-    for line_no, rec in read_records(path):
+    for line_no, rec in parse_records(lines):
         if isinstance(rec, RecordError):
             if line_no == cut:          # the record being written when the run stopped
                 continue

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from easel.engine import userfiles
 from easel.engine.contract_ids import PLAYER_CHANCE
 from easel.engine.errors import EaselError, StateFormatError
 
@@ -41,21 +42,38 @@ class ReplayResult:
     returns: list
 
 
-def read_records(path):
+def record_lines(path, what: str = "records file"):
+    """The lines (bytes) of a records file a user named: a regular file
+    within RECORD_FILES (engine/userfiles.py), else a RecordError naming it."""
+    return userfiles.read_lines(path, what, userfiles.RECORD_FILES, RecordError)
+
+
+def parse_records(lines):
     """Yield (line number, record dict or RecordError) for each non-blank line."""
-    with open(path, encoding="utf-8") as f:
-        for line_no, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as e:
-                yield line_no, RecordError(f"line {line_no}: not JSON ({e.msg} at column {e.colno})")
-                continue
-            if not isinstance(record, dict):
-                yield line_no, RecordError(f"line {line_no}: a record must be a JSON object")
-                continue
-            yield line_no, record
+    for line_no, raw in enumerate(lines, start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            yield line_no, RecordError(f"line {line_no}: not UTF-8 text (column {e.start + 1})")
+            continue
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as e:
+            yield line_no, RecordError(f"line {line_no}: not JSON ({e.msg} at column {e.colno})")
+            continue
+        if not isinstance(record, dict):
+            yield line_no, RecordError(f"line {line_no}: a record must be a JSON object")
+            continue
+        yield line_no, record
+
+
+def read_records(path, what: str = "records file"):
+    """Yield (line number, record dict or RecordError) for each non-blank line
+    of the records file `path` (a RecordError naming the file if it is not
+    read: not a regular file, or over its cap)."""
+    return parse_records(record_lines(path, what))
 
 
 def _load(spec, implementation, cache):

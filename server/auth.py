@@ -37,7 +37,7 @@ from urllib.parse import unquote
 
 import grpc
 
-from easel.client.credentials import read_file
+from easel.engine import userfiles
 
 from .errors import quote
 
@@ -46,13 +46,38 @@ log = logging.getLogger("easel.server")
 HEALTH_PREFIX = "/grpc.health.v1.Health/"
 
 
-def read_token(path: str) -> str:
-    """The token in a file (surrounding white space dropped; never empty)."""
-    token = read_file(path, "auth token file").decode("utf-8", "replace").strip()
-    if not token:
-        raise ValueError(f"the auth token file {path!r} is empty")
-    if any(c.isspace() or not c.isprintable() for c in token):
-        raise ValueError(f"the auth token in {path!r} must be one word of printable characters")
+def read_file(path: str, what: str) -> bytes:
+    """A PEM or token file, read as every file a user names is
+    (engine/userfiles.py: a regular file within SECRET_FILES, 1 MiB); a
+    ValueError "cannot read the {what} '{path}': ..." otherwise."""
+    return userfiles.read_bytes(path, f"the {what}", userfiles.SECRET_FILES, ValueError,
+                                shown=repr(path))
+
+
+def check_files(named) -> None:
+    """Read now each (flag, path, what) whose path is given, so that a bad
+    file is refused before anything starts, named by the flag that gave it:
+    ValueError "--tls-key: cannot read the TLS key 'k.pem': not found"."""
+    for flag, path, what in named:
+        if path:
+            try:
+                read_file(path, what)
+            except ValueError as e:
+                raise ValueError(f"{flag}: {e}") from None
+
+
+def read_token(path: str, flag: str | None = None) -> str:
+    """The token in a file (surrounding white space dropped; never empty).
+    `flag`, the command-line option that named the file, starts a refusal."""
+    try:
+        token = read_file(path, "auth token file").decode("utf-8", "replace").strip()
+        if not token:
+            raise ValueError(f"the auth token file {path!r} is empty")
+        if any(c.isspace() or not c.isprintable() for c in token):
+            raise ValueError(f"the auth token in {path!r} must be one word of printable "
+                             f"characters")
+    except ValueError as e:
+        raise ValueError(f"{flag}: {e}" if flag else str(e)) from None
     return token
 
 

@@ -15,9 +15,11 @@ name, by its bare file name, a file that the server offers:
   data (the `data/` folder beside the game's package); never Python
   sources or notes (.py, .md, ...), which live beside the shipped data.
 * A name is plain (letters, digits, '.', '_', '-'; no directory part, no
-  leading dot) and names a regular file there; it is opened without
-  following a final link and without blocking (a FIFO is refused, not
-  waited on) and read with a size cap (`max_bytes`) before the game reads it.
+  leading dot) and names a regular file there; it is read as every file a
+  user names is (engine/userfiles.py: without blocking, so a FIFO is
+  refused, not waited on; regular files only), without following a final
+  link and with this server's size cap (`max_bytes`, at most the library's
+  DATA_FILES) before the game reads it.
 * Every refusal says only what the server offers ("no data file named
   'x'; offered: a.json, b.json"): nothing tells whether some other path
   exists on the server, and messages and the game string the server sends
@@ -34,6 +36,7 @@ import os
 import re
 import stat
 
+from easel.engine import userfiles
 from easel.engine.errors import DataFileError, GameSpecError
 from easel.engine.build import build
 from easel.engine.registry import game_params, split_game_string
@@ -41,7 +44,10 @@ from easel.engine.registry import game_params, split_game_string
 from .errors import InvalidArgument, quote
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
-DEFAULT_MAX_BYTES = 1 << 20      # a real deck is a few kilobytes
+# A real deck is a few kilobytes; a server may lower the library's cap on
+# game data files (engine/userfiles.py), never raise it, since the game
+# reads the file again under that cap.
+DEFAULT_MAX_BYTES = userfiles.DATA_FILES.limit
 # Not data: the scripts and notes that live beside the shipped data.
 _NOT_DATA = (".py", ".pyc", ".pyx", ".pxd", ".md", ".c", ".so")
 
@@ -67,10 +73,13 @@ class DataFiles:
                  allow_paths: bool = False):
         if directory is not None and not os.path.isdir(directory):
             raise ValueError(f"data directory {directory!r} is not a directory")
-        if max_bytes < 1:
-            raise ValueError("max_bytes must be at least 1")
+        if not 1 <= max_bytes <= userfiles.DATA_FILES.limit:
+            raise ValueError(f"max_bytes (--max-data-bytes) must be from 1 to "
+                             f"{userfiles.DATA_FILES.limit}, the library's cap on game data "
+                             f"files ({userfiles.DATA_FILES.source}); got {max_bytes}")
         self.directory = os.path.abspath(directory) if directory is not None else None
         self.max_bytes = max_bytes
+        self.cap = userfiles.Cap(max_bytes, "this server's data files", "--max-data-bytes")
         self.allow_paths = allow_paths
 
     # -- the offer -------------------------------------------------------------
@@ -112,27 +121,14 @@ class DataFiles:
             raise self._refuse(entry, option, f"no data file named {quote(value)}")
         path = os.path.join(folder, value)
         try:
-            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-        except OSError:
-            fd = None
-        if fd is None:
-            raise self._refuse(entry, option, f"no data file named {quote(value)}")
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                raise self._refuse(entry, option, f"no data file named {quote(value)}")
-            if st.st_size > self.max_bytes:
-                raise GameSpecError(f"{entry.name}: option '{option}': data file {value!r} is "
-                                    f"{st.st_size} bytes, over this server's cap of "
-                                    f"{self.max_bytes}")
             # Read it here, capped, so that the game's own reader meets a file
-            # already known to be small and readable.
-            got = os.read(fd, self.max_bytes + 1)
-            if len(got) > self.max_bytes:
-                raise GameSpecError(f"{entry.name}: option '{option}': data file {value!r} is "
-                                    f"over this server's cap of {self.max_bytes} bytes")
-        finally:
-            os.close(fd)
+            # already known to be small and readable; a final link is refused.
+            userfiles.read_bytes(path, "data file", self.cap, GameSpecError,
+                                 follow_links=False, shown=quote(value))
+        except GameSpecError as e:
+            if e.reason == "over_cap":      # the message names the file by its name only
+                raise GameSpecError(f"{entry.name}: option '{option}': {e}") from None
+            raise self._refuse(entry, option, f"no data file named {quote(value)}") from None
         return path
 
     # -- loading ---------------------------------------------------------------

@@ -24,6 +24,7 @@ import os
 from dataclasses import dataclass
 
 from easel.search.params import DEFAULT_MAX_NODES, MCTS
+from easel.engine.userfiles import DATA_FILES
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class Limits:
     default_iterations: int = 10_000       # when a request sets no budget
     default_report_ms: int = 200
     default_report_candidates: int = 3     # candidates in Analyze's intermediate reports
-    max_data_bytes: int = 1 << 20          # a data file a game option names
+    max_data_bytes: int = DATA_FILES.limit  # a data file a game option names (at most this)
     replay_cache_entries: int = 256        # replayed records kept (0: no cache)
     replay_cache_steps: int = 400_000      # steps held by all cached records
     max_analyze_streams: int = 16          # Analyze streams open at once
@@ -71,3 +72,7 @@ class Limits:
         nodes = MCTS["max_nodes"]
         if not nodes.low <= self.max_search_nodes <= nodes.high:
             raise ValueError(f"limit max_search_nodes must be {nodes.range_text()}")
+        if self.max_data_bytes > DATA_FILES.limit:
+            # the game reads the file again under the library's own cap
+            raise ValueError(f"limit max_data_bytes must be at most {DATA_FILES.limit}, the "
+                             f"library's cap on game data files ({DATA_FILES.source})")

@@ -13,10 +13,10 @@ def test_reads_json(tmp_path):
 
 
 @pytest.mark.parametrize("content, message", [
-    (None, "deck file not found: "),
+    (None, "cannot read deck file .*d.json: not found"),
     ("dir", "is a directory"),
     (b"{not json", "not valid JSON"),
-    (b"\xff\xfe\x00", "not valid JSON"),
+    (b"\xff\xfe\x00", "not UTF-8 text"),
 ])
 def test_each_failure_is_a_data_file_error(tmp_path, content, message):
     p = tmp_path / "d.json"

@@ -4,8 +4,6 @@ outcomes as the card turned up, and a readable table. Reads only the JSON
 view, so the core and the reference speak alike."""
 from __future__ import annotations
 
-import re
-
 from .data import SPACES, SUPPLY_COLOURS, TOOLS
 from .rules import (BONUS_ASSISTANT, BONUS_POINTS, DISCARD, IMITATE, LAYDOWN, LOCATION_NAMES,
                     NUM_ACTIONS, PAINT, PAINT_WHITE, PAY, PLACE, RESERVED, ROTATE_0, ROTATE_2,
@@ -69,26 +67,6 @@ def action_to_string(view: dict, action: int) -> str:
     if RESERVED <= a < NUM_ACTIONS:
         return f"reserved action {a} (bonus cards and painter tiles, not in play)"
     return f"unused action {a}"
-
-
-_PAINT = re.compile(r"paint\s+([a-z]+)\s+(?:on\s+)?(?:painting\s+)?(\d+)\s*,?\s*(?:space\s+)?(\d)")
-
-
-def string_to_action(view: dict, text: str):
-    """Looser forms than action_to_string writes: 'paint green 12 5', a location
-    name alone in the placement phase ('mix orange'), 'improve brush'."""
-    t = " ".join(text.strip().lower().split())
-    m = _PAINT.fullmatch(t)
-    if m:
-        colour, card, space = m.group(1), int(m.group(2)), int(m.group(3)) - 1
-        if 0 <= space < SPACES and 0 <= card < 32:
-            if colour == "white":
-                return PAINT_WHITE + card * SPACES + space
-            if colour in SUPPLY_COLOURS[:6]:
-                return PAINT + card * SPACES + space
-    if view.get("phase") == "place" and t in LOCATION_NAMES:
-        return PLACE + LOCATION_NAMES.index(t)
-    return None
 
 
 def state_to_string(view: dict) -> str:

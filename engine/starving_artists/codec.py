@@ -5,12 +5,10 @@ came out of the bag or the pile, and a readable table. Reads only the JSON
 view (and the deck it names), so the core and the reference speak alike."""
 from __future__ import annotations
 
-import re
-
-from .deck import MAX_CARDS, MAX_SQUARES, load_deck
+from .deck import load_deck
 from .rules import (BUY, CUBE_NAMES, DONE, MARKET, N_CUBES, NUM_ACTIONS, PAINT, PAINT_AT, PAY,
                     RESET, RETURN, SELL, STUDY, SUPPER, TAKE, TRADE, TRADES, WILD,
-                    WORK, paint_at, split_paint_at)
+                    WORK, split_paint_at)
 
 
 def _deck(view):
@@ -81,66 +79,6 @@ def action_to_string(view: dict, action: int) -> str:
     if PAINT_AT <= action < NUM_ACTIONS:
         return _paint_text(deck, *split_paint_at(action))
     return f"action {action}"
-
-
-def _find_title(deck, text):
-    t = text.strip().lower()
-    for i in range(len(deck.cards)):
-        if deck.label(i).lower() == t or deck.cards[i].title.lower() == t:
-            return i
-    m = re.fullmatch(r"(?:canvas\s*)?#?(\d+)", t)
-    if m and int(m.group(1)) < MAX_CARDS:
-        return int(m.group(1))
-    return None
-
-
-def string_to_action(view: dict, text: str):
-    """Looser forms than action_to_string writes: 'buy 2', 'buy Bahamian View',
-    'paint yellow on Four Seasons square 5', 'sell #3', 'take purple'."""
-    deck = _deck(view)
-    t = " ".join(text.strip().lower().replace(",", " ").split())
-    m = re.fullmatch(r"buy (?:canvas )?(\d)", t)
-    if m and 1 <= int(m.group(1)) <= MARKET:
-        return BUY + int(m.group(1)) - 1
-    m = re.fullmatch(r"buy (.+)", t)
-    if m:
-        i = _find_title(deck, m.group(1))
-        for slot, mv in enumerate(view["market"]):
-            if mv and i is not None and mv["canvas"] == i:
-                return BUY + slot
-    m = re.fullmatch(r"(pay|take|return) ([a-z]+)(?: (?:from the pile|to the bag))?", t)
-    if m:
-        try:
-            c = CUBE_NAMES.index({"purple": "violet", "clear": "wild"}.get(m.group(2),
-                                                                           m.group(2)))
-        except ValueError:
-            return None
-        base = {"pay": PAY, "take": TAKE, "return": RETURN}[m.group(1)]
-        return base + c if (base != RETURN or c != WILD) else None
-    m = re.fullmatch(r"sell (.+)", t)
-    if m:
-        i = _find_title(deck, m.group(1))
-        return SELL + i if i is not None else None
-    m = re.fullmatch(r"paint ([a-z]+) on (.+?)(?: square (\d+))?(?: \(.*\))?", t)
-    if m:
-        name = {"purple": "violet", "clear": "wild"}.get(m.group(1), m.group(1))
-        if name not in CUBE_NAMES:
-            return None
-        cube = CUBE_NAMES.index(name)
-        i = _find_title(deck, m.group(2))
-        if i is None or i >= len(deck.cards):
-            return None
-        if m.group(3):
-            k = int(m.group(3)) - 1
-            return paint_at(i, cube, k) if 0 <= k < MAX_SQUARES else None
-        # The first empty square that takes the cube, if the view shows the canvas.
-        for st in view["studios"]:
-            for cv in st["canvases"]:
-                if cv["canvas"] == i:
-                    for k, cols in enumerate(deck.cards[i].squares):
-                        if cv["cubes"][k] is None and (cube == WILD or cube in cols):
-                            return paint_at(i, cube, k)
-    return None
 
 
 def _counts_text(counts):

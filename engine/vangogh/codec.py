@@ -4,7 +4,6 @@ core and the reference speak alike."""
 from __future__ import annotations
 
 import json
-import re
 
 from .rules import (ACTIVE_CAP, BLUE, BLUE_DISCARD, BLUE_ORIENT, BRUSH, CHARS, COLOURS, DONE,
                     EPIPHANY, KEEP, MAX_SPACES, N_CODES, N_PAINTINGS, ORIENTS, PAINT, PINK,
@@ -122,49 +121,6 @@ def action_to_string(view: dict, action: int) -> str:
     if action == BRUSH:
         return "brush: paint once more"
     return f"action {action}"
-
-
-def _card_outcome(view: dict, t: str):
-    """A card drawn, written loosely (at a card draw only): its id ('#4',
-    'card #4', the older 'deck: card #4 onto painting 2') or its name alone
-    when no other card in the deck file has it ('starry night')."""
-    if view["current_player"] != -1 or view["phase"] not in ("setup_cards", "card"):
-        return None
-    m = re.fullmatch(r"(?:deck:\s*)?(?:card\s*)?#(\d+)(?:\s+onto\s+painting\s+(\d+))?", t)
-    if m:
-        slot = view["pending"]["setup_k" if view["phase"] == "setup_cards" else "card_slot"]
-        if m.group(2) is not None and int(m.group(2)) != slot + 1:
-            return None             # names another slot than the one being filled
-        return int(m.group(1))
-    names = [str(x).lower() for x in view.get("card_names") or ()]
-    name = t[len("deck:"):].strip() if t.startswith("deck:") else t
-    name = name.strip('"')
-    if name and names.count(name) == 1:
-        return names.index(name)
-    return None
-
-
-def string_to_action(view: dict, text: str):
-    """Looser forms: 'paint blue-upright 2 4' / 'paint blue upright on painting 2 space 4',
-    a character name alone, and a card drawn by '#id' or by its name."""
-    t = text.strip().lower()
-    card = _card_outcome(view, t)
-    if card is not None:
-        return card
-    for c, name in enumerate(CHARS):
-        if t == name.lower():
-            return c
-    m = re.fullmatch(r"(?:.*:\s*)?paint\s+([a-z]+)[- ]([a-z ]+?)\s+(?:on\s+)?(?:painting\s+)?(\d)"
-                     r"\s*,?\s*(?:space\s+)?(\d)", t)
-    if m:
-        colour, orient = m.group(1), m.group(2).strip().replace("-", " ")
-        names = COLOURS + ("white",)
-        if colour in names and orient in ORIENTS:
-            code = names.index(colour) * 4 + ORIENTS.index(orient)
-            slot, sp = int(m.group(3)) - 1, int(m.group(4)) - 1
-            if 0 <= slot < N_PAINTINGS and 0 <= sp < MAX_SPACES:
-                return PAINT + (code * N_PAINTINGS + slot) * MAX_SPACES + sp
-    return None
 
 
 def state_to_string(view: dict) -> str:

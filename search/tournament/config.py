@@ -52,6 +52,7 @@ import math
 import re
 from dataclasses import asdict, dataclass
 
+from easel.engine import userfiles
 from easel.engine.errors import EaselError
 
 from .schedule import SEATINGS
@@ -138,11 +139,9 @@ def load_text(text: str, source: str = "config") -> dict:
 
 
 def load(path) -> TournamentConfig:
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise ConfigError(f"cannot read the configuration {path}: {e.strerror}") from None
+    """The configuration in the file `path`: a regular file within
+    CONFIG_FILES (engine/userfiles.py), else a ConfigError naming it."""
+    text = userfiles.read_text(path, "the configuration", userfiles.CONFIG_FILES, ConfigError)
     return parse(load_text(text, str(path)))
 
 

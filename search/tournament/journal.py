@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 
+from easel.engine import userfiles
 from easel.engine.errors import EaselError
 
 JOURNAL_FORMAT = "easel-tournament-journal-v1"
@@ -104,12 +105,9 @@ class Journal:
 
 
 def read(path):
-    """(header, events, length of the whole lines) of a journal file."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise JournalError(f"cannot read the journal {path}: {e.strerror}") from None
+    """(header, events, length of the whole lines) of a journal file: a
+    regular file within JOURNALS (engine/userfiles.py), else a JournalError."""
+    data = userfiles.read_bytes(path, "the journal", userfiles.JOURNALS, JournalError)
     events, header, pos, line_no = [], None, 0, 0
     while pos < len(data):
         end = data.find(b"\n", pos)

@@ -45,24 +45,17 @@ def channel_options(args) -> dict:
     if (args.tls_cert is None) != (args.tls_key is None):
         raise ClientOptionsError("--tls-cert and --tls-key go together (a client certificate "
                                  "and its key)")
-    token = None
-    if args.auth_token_file:
-        from easel.server.auth import read_token
-        try:
-            token = read_token(args.auth_token_file)
-        except ValueError as e:
-            raise ClientOptionsError(f"--auth-token-file: {e}") from None
-    # Read the PEM files now, so that a bad path is named by its flag here
+    # Read the files now, so that a bad path is named by its flag here
     # rather than when the channel opens.
-    from easel.client.credentials import read_file
-    for flag, path, what in (("--tls-ca", args.tls_ca, "CA"),
-                             ("--tls-cert", args.tls_cert, "TLS certificate"),
-                             ("--tls-key", args.tls_key, "TLS key")):
-        if path:
-            try:
-                read_file(path, what)
-            except ValueError as e:
-                raise ClientOptionsError(f"{flag}: {e}") from None
+    from easel.server.auth import check_files, read_token
+    try:
+        token = (read_token(args.auth_token_file, "--auth-token-file")
+                 if args.auth_token_file else None)
+        check_files((("--tls-ca", args.tls_ca, "CA"),
+                     ("--tls-cert", args.tls_cert, "TLS certificate"),
+                     ("--tls-key", args.tls_key, "TLS key")))
+    except ValueError as e:
+        raise ClientOptionsError(str(e)) from None
     return {"tls": bool(args.tls), "ca": args.tls_ca, "cert": args.tls_cert,
             "key": args.tls_key, "token": token}
 

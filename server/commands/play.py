@@ -6,7 +6,8 @@ plays against it exactly as against a remote one: the same Matches calls,
 the same event stream. A --server with TLS or a bearer token is reached with
 the client options `easel suggest` has (server/commands/connection.py).
 
-At your turn, type a move by its text. `?` lists the legal moves (Tab
+At your turn, type a move by its text, as `?` lists the legal moves (case
+and spacing aside; anything else is refused naming the closest; Tab
 completes them where the terminal allows), `hint` asks the server for one
 (where the match allows hints), `resign` gives up, `quit` aborts the match.
 With --table you also type each chance outcome that happened at your real

@@ -25,11 +25,9 @@ def run(args) -> int:
     valid, errors = 0, []
     games, steps = Counter(), 0
     wins = Counter()
-    try:
-        source = list(read_records(args.file))
-    except OSError as e:
-        from easel.engine.errors import StateFormatError
-        raise StateFormatError(f"cannot read {args.file}: {e.strerror}") from None
+    # A file that is not read (missing, a FIFO, over RECORD_FILES) is a
+    # RecordError naming it (engine/userfiles.py).
+    source = list(read_records(args.file))
     for line_no, record in source:
         try:
             if isinstance(record, RecordError):

@@ -53,7 +53,8 @@ def add_parser(sub):
                    help="the data files (decks, ...) game options may name, by file name; "
                         "default: the data shipped with each game")
     p.add_argument("--max-data-bytes", type=int, default=d.max_data_bytes,
-                   help="largest data file a game option may name (default %(default)s)")
+                   help="largest data file a game option may name (default and most: "
+                        "%(default)s, the library's cap on game data files)")
     p.add_argument("--tls-cert", metavar="PEM", default=None,
                    help="serve TLS with this certificate chain (needs --tls-key)")
     p.add_argument("--tls-key", metavar="PEM", default=None, help="the TLS private key")
@@ -119,7 +120,7 @@ def _port_problem(host: str, port: int) -> str | None:
 
 
 def run(args) -> int:
-    from easel.server.auth import read_token, read_tokens, server_credentials
+    from easel.server.auth import check_files, read_token, read_tokens, server_credentials
     from easel.server.datafiles import DataFiles
     from easel.server.limits import Limits
     from easel.server.service import build_server
@@ -154,12 +155,15 @@ def run(args) -> int:
             return fail("--tls-cert and --tls-key go together")
         if args.tls_client_ca and not args.tls_cert:
             return fail("--tls-client-ca needs --tls-cert and --tls-key")
+        check_files((("--tls-cert", args.tls_cert, "TLS certificate"),
+                     ("--tls-key", args.tls_key, "TLS key"),
+                     ("--tls-client-ca", args.tls_client_ca, "client CA")))
         credentials = (server_credentials(args.tls_cert, args.tls_key, args.tls_client_ca)
                        if args.tls_cert else None)
         if args.auth_token_file and args.auth_tokens_file:
             return fail("give --auth-token-file (one token for all) or --auth-tokens-file "
                         "(a token per client), not both")
-        token = (read_token(args.auth_token_file) if args.auth_token_file
+        token = (read_token(args.auth_token_file, "--auth-token-file") if args.auth_token_file
                  else read_tokens(args.auth_tokens_file) if args.auth_tokens_file else None)
     except ValueError as e:
         return fail(e)

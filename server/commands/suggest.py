@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sys
 
+from easel.engine import userfiles
 from easel.engine.errors import StateFormatError
 from easel.server.commands import bot_help, connection
 
@@ -75,7 +76,14 @@ def run(args) -> int:
     options = connection.channel_options(args)     # before anything is read or started
     steps = []
     if args.record:
-        text = sys.stdin.read() if args.record == "-" else open(args.record).read()
+        # A file the user names is read as engine/userfiles.py says (a regular
+        # file within STEPS_FILES); standard input up to the same cap.
+        if args.record == "-":
+            text = userfiles.read_stream(sys.stdin, "the --record file",
+                                         userfiles.STEPS_FILES, StateFormatError)
+        else:
+            text = userfiles.read_text(args.record, "the --record file",
+                                       userfiles.STEPS_FILES, StateFormatError)
         steps = read_record(text, args.game)
     position_msg = None
     if args.position is not None:

@@ -78,7 +78,8 @@ def test_a_deck_by_name_from_the_data_directory(tmp_path):
             assert follow.actions
             with pytest.raises(grpc.RpcError) as e:
                 new_game(stub, "vangogh(deck=big.json)")
-            assert_status(e, INVALID, "20000 bytes", "cap of 10000")
+            assert_status(e, INVALID, "'big.json': it is 20,000 bytes, over the 10,000 bytes "
+                                      "cap on this server's data files (--max-data-bytes)")
             for name in ["link.json", "nothere.json", "paintings-placeholder.json"]:
                 with pytest.raises(grpc.RpcError) as e:
                     new_game(stub, f"vangogh(deck={name})")

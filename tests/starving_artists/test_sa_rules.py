@@ -66,7 +66,7 @@ def test_s02_wilds_pay_for_a_canvas(impl):
 
     def edit(v):
         v["studios"][0]["cubes"] = cubes(wild=1)
-    s = do(position(g, edit), "buy canvas 1")
+    s = do(position(g, edit), "buy canvas 1 (The Parasol)")
     assert texts(s) == ["pay wild"]
     do(s, "pay wild")
     assert s.to_json()["payday_pile"]["wild"] >= 1
@@ -143,7 +143,7 @@ def test_s05_market_costs_by_position(impl):
     t = texts(s)
     assert [x.split(" (")[0] for x in t if x.startswith("buy")] == ["buy canvas 1",
                                                                       "buy canvas 2"]
-    do(s, "buy canvas 2", "pay blue")
+    do(s, "buy canvas 2 (The Siesta)", "pay blue")
     assert s.to_json()["phase"] == "pay"
     do(s, "pay blue")
     assert s.is_chance_node()
@@ -184,7 +184,7 @@ def test_s12_an_exhausted_pile_leaves_the_slot_empty(impl):
         v["studios"][0]["cubes"] = cubes(red=1)
         v["removed"] += v["face_down"]["unseen"]
         v["face_down"]["unseen"] = []
-    s = do(position(g, edit), "buy canvas 1", "pay red")
+    s = do(position(g, edit), "buy canvas 1 (The Parasol)", "pay red")
     v = s.to_json()
     assert v["phase"] == "turn" and v["market"][2] is None and v["market"][1] is not None
 
@@ -785,10 +785,11 @@ def test_s32_solo_pile_stops_at_the_set_aside_canvases(impl):
         v["removed"] += v["face_down"]["unseen"][16:]
         v["face_down"]["unseen"] = keep
         v["studios"][0]["cubes"] = cubes(red=2)
-    s = do(position(g, edit), "buy canvas 1", "pay red")
+    s = do(position(g, edit), "buy canvas 1 (On the Island of Crete)", "pay red")
     assert s.is_chance_node()
     draw(s, s.chance_outcomes()[0][0])
-    do(s, "buy canvas 1", "pay red")
+    # the canvas that slid into slot 1, by the text the codec writes for it
+    do(s, next(t for t in texts(s) if t.startswith("buy canvas 1 (")), "pay red")
     v = s.to_json()
     assert not s.is_chance_node() and v["market"][2] is None
     assert len(v["face_down"]["unseen"]) == 15

@@ -263,18 +263,20 @@ def test_chance_texts_name_the_card_and_the_slot(impl):
     text = s.action_to_string(a)
     assert text == f'deck: "{name}" (#{a}) onto painting 1'
     assert s.string_to_action(text) == a
-    # looser forms a person at the table may type
-    for typed in (f"#{a}", f"card #{a}", f"deck: card #{a} onto painting 1", name.upper()):
-        assert s.string_to_action(typed) == a, typed
-    with pytest.raises(IllegalActionError):           # the slot being filled is 1
-        s.string_to_action(f"deck: card #{a} onto painting 2")
+    assert s.string_to_action(text.upper()) == a
+    # only the text itself reads (engine/textio.py): an id, a name alone or
+    # another slot's text is refused, naming the closest
+    for typed in (f"#{a}", f"card #{a}", f"deck: card #{a} onto painting 1", name.upper(),
+                  text.replace("painting 1", "painting 2")):
+        with pytest.raises(IllegalActionError, match="is not a possible outcome here"):
+            s.string_to_action(typed)
     last = s.get_game().max_chance_outcomes() - 1        # an id past the deck file
     assert s.action_to_string(last) == f"deck: card #{last} (not in the deck file) onto painting 1"
 
 
 def test_chance_texts_name_cards_of_a_deck_file_unambiguously(impl, tmp_path):
     # two cards share a name, one has quotes in it: the texts stay one per
-    # outcome and read back; the name alone is accepted only where it is unique
+    # outcome and read back; a name alone reads as none
     import json
     cards = [{"id": i, "name": name, "frame": [5, 3, 1],
               "spaces": [{"orientation": "upright"}, {"orientation": "lying down"},
@@ -290,9 +292,9 @@ def test_chance_texts_name_cards_of_a_deck_file_unambiguously(impl, tmp_path):
     assert 'deck: "Sunflowers" (#0) onto painting 1' in texts
     assert 'deck: "The \\"Yellow\\" House" (#2) onto painting 1' in texts
     assert [s.string_to_action(t) for t in texts] == outcomes
-    assert s.string_to_action("irises") == 3
-    with pytest.raises(IllegalActionError):
-        s.string_to_action("Sunflowers")                # two cards: give the id
+    for typed in ("irises", "Sunflowers"):              # a name alone is no outcome's text
+        with pytest.raises(IllegalActionError, match="is not a possible outcome here"):
+            s.string_to_action(typed)
     # the view carries the deck's names; a view of another deck is refused
     v = s.to_json()
     assert v["card_names"] == [c["name"] for c in cards]

@@ -712,11 +712,17 @@ def test_option_errors(impl):
         load("vangogh(players=2,start=3)", impl)
 
 
-def test_codec_loose_paint_text(impl):
+def test_codec_paint_text_is_read_exactly(impl):
     def fn(v):
         v["palettes"][0]["active"] = ["yellow-lying down"]
     s = scene(impl, "vangogh", fn)
-    act(s, "Van Gogh")
-    a = s.string_to_action("paint yellow lying down 1 1")
-    assert s.action_to_string(a) == "Van Gogh: paint yellow-lying down on painting 1, space 1"
+    act(s, "choose Van Gogh")
+    text = "Van Gogh: paint yellow-lying down on painting 1, space 1"
+    a = s.string_to_action(text)
+    assert s.action_to_string(a) == text
+    assert s.string_to_action(text.upper().replace(", ", " ,")) == a
+    # the short forms once read are no legal move's text (engine/textio.py)
+    for typed in ("paint yellow lying down 1 1", "Van Gogh", "paint yellow-lying down 1 1"):
+        with pytest.raises(IllegalActionError, match="is not a legal move here"):
+            s.string_to_action(typed)
     assert "painting 1" in str(s)
