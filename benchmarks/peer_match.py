@@ -81,6 +81,18 @@ def parse_peer(text: str) -> tuple[int | None, float | None]:
                      f"(seconds a decision), got {text!r}")
 
 
+def _commit() -> str | None:
+    """The commit of the Easel source tree that played (None outside a clone)."""
+    import subprocess
+    import easel
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True, timeout=10,
+                              cwd=os.path.dirname(os.path.realpath(easel.__file__))).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
 def _seed31(*parts) -> int:
     return derive_seed(*parts) & 0x7FFFFFFF
 
@@ -135,7 +147,9 @@ def play(spec: str, easel_spec: str, peer: str, seed: int, pair: int, easel_seat
             "easel_score": seat_outcomes(returns, scores)[easel_seat][0],
             "decisions": decisions, "think": [round(x, 4) for x in think],
             "cpu": [round(x, 4) for x in cpu],
-            "easel_iterations": easel_iterations, "openspiel_iterations": other.iterations}
+            "easel_iterations": easel_iterations, "openspiel_iterations": other.iterations,
+            "commit": _commit(), "openspiel_version": pyspiel.__version__
+            if hasattr(pyspiel, "__version__") else None}
 
 
 def read(path) -> list[dict]:
