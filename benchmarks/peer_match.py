@@ -18,8 +18,8 @@ max_simulations=N)`: UCT with chance nodes in the tree (sampled from the
 outcome probabilities), one uniformly random rollout per leaf, the most
 visited root child played, a new tree for every decision. It plays the Easel
 game through benchmarks/openspiel_games.py, which says what it sees. With
-`time=T` the peer gets its own wall-clock limit (`max_wall_clock_time`, in
-OpenSpiel since 1.5) and the Easel spec should say `time=T` too; both then
+`time=T` the peer gets its own wall-clock limit (`max_wall_clock_time`) and
+the Easel spec should say `time=T` too; both then
 search by the wall clock of this machine, so a busy machine costs both alike.
 
 The bot's search is called through `mcts_search` (which returns the root)
@@ -172,7 +172,7 @@ def report(records) -> dict:
     means = [sum(v) / 2 for _, v in sorted(by_pair.items()) if len(v) == 2]
     iv = interval(means, bounds=(0.0, 1.0))
 
-    def med(key, seat_of):
+    def med(key):
         values = [x for r in records for x in r[key]]
         return statistics.median(values) if values else None
 
@@ -185,8 +185,8 @@ def report(records) -> dict:
             "openspiel": first.get("openspiel"), "seed": first.get("seed"),
             "games": 2 * len(means), "pairs": len(means), "score": iv["mean"],
             "low": iv["low"], "high": iv["high"],
-            "easel_iterations_median": med("easel_iterations", None),
-            "openspiel_iterations_median": med("openspiel_iterations", None),
+            "easel_iterations_median": med("easel_iterations"),
+            "openspiel_iterations_median": med("openspiel_iterations"),
             "easel_seconds_per_decision": (statistics.mean(easel_seconds)
                                            if easel_seconds else None),
             "openspiel_seconds_per_decision": (statistics.mean(peer_seconds)
