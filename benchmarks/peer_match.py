@@ -58,10 +58,16 @@ class OpenSpielMCTS:
         self.bot = pyspiel.MCTSBot(self.game, evaluator, uct_c, sims or 1, 1 << 12, False,
                                    seed, False, max_wall_clock_time=seconds or -1.0)
         self.iterations: list[int] = []
+        self.rng = random.Random(seed)
 
     def step(self, state) -> int:
         root = self.bot.mcts_search(self.game.state_of(state))
         self.iterations.append(root.explore_count)
+        if not root.children:
+            # A time limit spent on the first simulation (a busy machine)
+            # leaves only the root evaluated: play a uniformly random move,
+            # as OpenSpiel's Step does with one simulation (SampleFromPrior).
+            return self.rng.choice(state.legal_actions())
         return root.best_child().action
 
 
