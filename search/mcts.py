@@ -233,14 +233,19 @@ class Search:
         return self._root.clone()
 
     # -- reading -------------------------------------------------------------
-    def root_visit_leaders(self) -> tuple[int, int]:
-        """Visits of the two most visited first actions, over all trees."""
+    def _first_visits(self, legal) -> dict[int, int]:
+        """Visits of each first action legal in the real position (the
+        root's children), over all trees."""
         visits: dict[int, int] = {}
-        legal = set(self._root.legal_actions())
         for t in self._trees:
             for action, n in t.root_visits():
                 if action in legal:
                     visits[action] = visits.get(action, 0) + n
+        return visits
+
+    def root_visit_leaders(self) -> tuple[int, int]:
+        """Visits of the two most visited first actions, over all trees."""
+        visits = self._first_visits(set(self._root.legal_actions()))
         top = sorted(visits.values(), reverse=True) + [0, 0]
         return top[0], top[1]
 
@@ -294,11 +299,11 @@ class Search:
         if self.form == "pimc":
             rows.sort(key=lambda r: (-votes.get(r[0], 0), -r[1]["visits"], r[0]))
         else:
-            first_visits: dict[int, int] = {}
-            for action, rec in rows:
-                first_visits[action] = first_visits.get(action, 0) + rec["visits"]
-            # the most visited first action leads; within it, its turns by visits
-            rows.sort(key=lambda r: (-first_visits[r[0]], -r[1]["visits"], r[0]))
+            # The most visited first action leads (the root child's own
+            # visits: the ends of its turn paths miss the visits that stopped
+            # inside the turn); within it, its turns by visits.
+            first_visits = self._first_visits(legal)
+            rows.sort(key=lambda r: (-first_visits.get(r[0], 0), -r[1]["visits"], r[0]))
         # Texts and principal variations cost far more than the statistics
         # (each step replays the position), so only the candidates returned
         # are described: a bot asking for the best move describes one.
