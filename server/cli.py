@@ -13,6 +13,7 @@ COMMANDS = [
     "easel.server.commands.serve",
     "easel.server.commands.suggest",
     "easel.server.commands.arena",
+    "easel.server.commands.bound",
     "easel.server.commands.replay",
     "easel.server.commands.play",
     "easel.server.commands.matches",
