@@ -14,6 +14,7 @@ COMMANDS = [
     "easel.server.commands.serve",
     "easel.server.commands.suggest",
     "easel.server.commands.arena",
+    "easel.server.commands.bound",
     "easel.server.commands.replay",
     "easel.server.commands.play",
     "easel.server.commands.matches",

@@ -103,6 +103,8 @@ ENTRY = register(GameEntry(
     #   side 0.342 [0.191, 0.493] over 38 games (seed 903); common random numbers for the
     #   root's moves (the k-th visit of every root move drawing the same cubes and rollout
     #   numbers) 0.365 [0.249, 0.481] over 52 games at 1,000 a side (seed 905).
+    # - Solo (players=1) plays the same defaults with the rollout policy's solo rules; their
+    #   runs and the clairvoyant bound are in docs/starving-artists-solo.md.
     # Earlier, with the first rollout policy: policy rollouts beat uniform ones at 300
     # iterations, 0.983 [0.948, 1.000] over 30 games (seed 11); at 500 iterations, 100
     # games each, a score-margin weight of 0.5 against none scored 0.470 [0.384, 0.556]

@@ -23,6 +23,13 @@ on it cannot tell a plan that feeds from one that starves:
 - Last Supper: discard the painting with the fewest stars; the solo advance
   returns the colour needed less.
 
+Solo is a race against the market (each day removes a canvas, each purchase
+another), so there the policy holds one unfinished canvas at a time, values
+a canvas by the actions it will take (paint actions beyond the first, cubes
+missing, its price), paints only four cubes at a time or to complete, and
+plays no random turns. Measured in docs/starving-artists-solo.md; two or
+more players are unchanged.
+
 Never the rules: it only ranks the legal actions it is given.
 """
 from libc.math cimport tanh
@@ -276,8 +283,15 @@ cdef double _canvas_worth(const SAParamsC* P, const SAStateC* st, const PlanC* p
     short = cost - (spare - (P.card_nsq[i] - missing))
     if short < 0:
         short = 0
-    return 2.0 * P.card_stars[i] + P.card_food[i] + 0.2 * P.card_paint[i] \
+    cdef double w = 2.0 * P.card_stars[i] + P.card_food[i] + 0.2 * P.card_paint[i] \
         - 2.5 * missing - 1.0 * cost - 2.5 * short
+    if P.solo:
+        # Solo, every paint action a canvas needs beyond the first is one of
+        # the day's two actions, and every cube it lacks or costs is a share
+        # of a work action: the race against the market is lost by canvases
+        # that take long to finish (docs/starving-artists-solo.md).
+        w -= 4.5 * ((P.card_nsq[i] - 1) // 4) + 1.0 * missing + 1.0 * cost
+    return w
 
 
 cdef double _score(const SAParamsC* P, const SAStateC* st, int p, const PlanC* pl,
@@ -326,7 +340,9 @@ cdef double _score(const SAParamsC* P, const SAStateC* st, int p, const PlanC* p
         # would put to use, unless it completes a canvas for tonight's sale.
         if pl.completable:
             return 42.0
-        return 40.0 if pl.placeable >= 3 else 15.0
+        # Solo, a paint action placing fewer than four cubes loses the
+        # cubes a work would have brought for the next one.
+        return 40.0 if pl.placeable >= (4 if P.solo else 3) else 15.0
     if A_TRADE <= a < A_TRADE + 3:
         t = a - A_TRADE
         if pl.unfinished == 0 or _surplus_total(pl, False) < P.trade_pay[t]:
@@ -339,7 +355,7 @@ cdef double _score(const SAParamsC* P, const SAStateC* st, int p, const PlanC* p
             return -1.0
         return 45.0 + P.trade_take[t]
     if A_BUY <= a < A_BUY + 3:
-        if pl.unfinished >= 2:
+        if pl.unfinished >= (1 if P.solo else 2):
             return -5.0
         return (30.0 if pl.unfinished == 0 else 22.0) + \
             _canvas_worth(P, st, pl, st.market[a - A_BUY], a - A_BUY + 1)
@@ -356,7 +372,9 @@ cdef int sa_rollout_action(const GameC* g, const void* s, const int* legal, int 
     cdef int i, k, ties = 0, p = st.actor
     cdef double sc, best = -1e300
     cdef double scores[64]
-    if n == 1 or (u1 < _EPSILON and st.phase == PH_TURN):
+    # Solo, no random turns: the draws alone vary a playout, and a random
+    # "end the day" or purchase costs a solo game more than a two-player one.
+    if n == 1 or (u1 < _EPSILON and st.phase == PH_TURN and not P.solo):
         i = <int> (u2 * n)
         return i if i < n else n - 1
     _plan(P, st, p, &pl)

@@ -1,0 +1,306 @@
+"""The clairvoyant bound: games played by a search that is told the real
+future, to bound what any player who cannot see it can reach.
+
+A game's chance events are decided by a fixed stream: the k-th chance event
+of the game (counted from the start) takes the outcome whose cumulative
+interval holds `chance_uniform(world, k)`. The clairvoyant player searches
+that one world: a closed-loop tree whose chance nodes are resolved by the
+same numbers (the search's PIMC form on one world, search/_mcts.pyx), so
+every line it explores, rollouts included, meets the draws the game will
+really make. Its play is an upper estimate of any hidden-information
+player's in the same world; averaged over worlds, its win rate and score
+bound the solo games' (a search cannot always find the best line, so the
+estimate is checked against larger budgets: docs/strength.md).
+
+An analysis tool, never a player: nothing here is a bot spec, so no arena,
+tournament, hosted match or server can seat it (search/specs.py does not
+know it). It needs the future, which only a game loop that owns the chance
+stream can give: `play_world` is that loop. `easel bound` runs it and, on
+the same worlds, any ordinary bot for comparison.
+"""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from easel.engine.errors import EaselError
+
+from ._mcts import Tree
+from .bots import player_scores
+from .mcts import Search, SearchError, _mix
+from .stats import interval, seat_outcomes
+
+_GOLDEN = 0x9E3779B97F4A7C15
+_MASK = (1 << 64) - 1
+
+
+def _splitmix64(x: int) -> tuple[int, int]:
+    """engine/rng.pxd _splitmix64: (new state, output)."""
+    x = (x + _GOLDEN) & _MASK
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x, z ^ (z >> 31)
+
+
+def chance_uniform(world: int, k: int) -> float:
+    """The number deciding the k-th chance event of `world`: engine/rng.pxd
+    hash_uniform(world, k), the number the PIMC form's tree reads there."""
+    _, z = _splitmix64((world + k * _GOLDEN) & _MASK)
+    return (z >> 11) * (1.0 / 9007199254740992.0)
+
+
+def shifted_world(world: int, k: int) -> int:
+    """The world seed whose j-th number is `world`'s (k + j)-th: a search
+    rooted after k chance events counts its chance events from 0."""
+    return (world + k * _GOLDEN) & _MASK
+
+
+def chance_outcome(state, u: float) -> int:
+    """The outcome a tree takes for the number u at this chance node: the
+    game's fast sampler, else the outcome whose cumulative interval (in the
+    listed order) holds u (search/_mcts.pyx _sample_chance, engine/rng.pxd
+    pick_index), the same doubles subtracted in the same order."""
+    fast = state.sample_chance(u)
+    if fast is not None:
+        return int(fast)
+    outcomes = state.chance_outcomes()
+    for o, p in outcomes[:-1]:
+        u -= p
+        if u < 0.0:
+            return int(o)
+    return int(outcomes[-1][0])
+
+
+class ClairvoyantError(EaselError, ValueError):
+    """A bound that cannot be computed as asked (bad option, a game with no core)."""
+
+
+class Clairvoyant:
+    """Chooses moves in one known world: a fresh tree per decision, in the
+    PIMC form on that world, `iterations` a decision. The other search
+    options (uct_c, rollout, rollout_depth, policy_bias, margin_weight) are
+    MCTS's, with the game's defaults where not given."""
+
+    def __init__(self, game, world: int, iterations: int, seed: int = 0, **options):
+        if not isinstance(iterations, int) or iterations < 1:
+            raise ClairvoyantError(f"iterations must be a positive integer, got {iterations!r}")
+        for bad in ("form", "worlds", "threads"):
+            if bad in options:
+                raise ClairvoyantError(f"option {bad!r}: the clairvoyant search is one tree "
+                                       f"on the known world; leave {bad} out")
+        self.game = game
+        self.world = world & _MASK
+        self.iterations = iterations
+        self.seed = seed
+        self._given = options
+        self._options = None
+        self._decisions = 0
+
+    def _resolved(self, state) -> dict:
+        # The options as the search resolves and checks them (game defaults,
+        # errors naming the option), read once from a Search at the first
+        # decision: the PIMC form and its world seed are set here instead.
+        if self._options is None:
+            try:
+                o = Search(self.game, state, form="pimc", worlds=1, **self._given).options
+            except (SearchError, TypeError) as e:
+                raise ClairvoyantError(f"clairvoyant search: {e}") from e
+            self._options = {k: o[k] for k in ("uct_c", "rollout_depth", "margin_weight",
+                                               "rollout", "policy_bias")}
+        return self._options
+
+    def step(self, state, chance_seen: int) -> int:
+        """The move at `state`, a decision node reached after `chance_seen`
+        chance events of this world."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        o = self._resolved(state)
+        self._decisions += 1
+        tree = Tree(state, form="pimc", seed=_mix(self.seed, self._decisions),
+                    world_seed=shifted_world(self.world, chance_seen),
+                    max_nodes=max(1 << 16, 2 * self.iterations), **o)
+        # Stopped early, as MCTSBot stops, once the leader's lead in visits
+        # is more than the iterations left: the rest cannot change the move.
+        chunk, done = max(self.iterations // 8, 64), 0
+        while done < self.iterations:
+            done += tree.run(min(chunk, self.iterations - done))
+            top = sorted((n for _, n in tree.root_visits()), reverse=True) + [0, 0]
+            if top[0] - top[1] > self.iterations - done:
+                break
+        visits = dict(tree.root_visits())
+        return max(legal, key=lambda a: (visits.get(a, -1), -a))
+
+
+@dataclass
+class WorldResult:
+    world: int
+    returns: list
+    scores: list | None
+    steps: list
+    view: dict            # the final position's JSON view (day, paintings, ...)
+
+
+def play_world(game, world: int, choose) -> WorldResult:
+    """Play one game of `world` to the end; `choose(state, chance_seen)`
+    gives each decision (the clairvoyant's step, or an ordinary bot's)."""
+    state = game.new_initial_state()
+    steps = []
+    k = 0
+    limit = 20 * game.max_game_length() + 10000
+    while not state.is_terminal():
+        if len(steps) > limit:
+            raise ClairvoyantError(f"world {world}: no end after {limit} steps")
+        if state.is_chance_node():
+            a = chance_outcome(state, chance_uniform(world, k))
+            k += 1
+        else:
+            a = choose(state, k)
+            if not state.is_legal(a):
+                raise ClairvoyantError(f"world {world}: illegal move {a} at step {len(steps) + 1}")
+        state.apply_action(a)
+        steps.append(int(a))
+    return WorldResult(world=world, returns=[float(x) for x in state.returns()],
+                       scores=player_scores(state), steps=steps, view=state.to_json())
+
+
+def world_seed(seed: int, i: int) -> int:
+    """The i-th world of a run seeded `seed`."""
+    return _mix(seed, i)
+
+
+# -- a run: many worlds, the clairvoyant and ordinary bots on each ---------------------------
+CLAIRVOYANT = "clairvoyant"
+
+
+@dataclass(frozen=True)
+class WorldTask:
+    game: str
+    index: int            # the world's number in the run
+    world: int
+    player: str           # CLAIRVOYANT or a bot spec
+    iterations: int
+    options: tuple        # the clairvoyant search's options, as (key, value) pairs
+    seed: int
+
+
+def play_task(task: WorldTask) -> dict:
+    """One game of one world by one player; a JSON-ready record."""
+    from .arena import _game
+    from .specs import make_bot, parse_spec
+    game = _game(task.game, "core")
+    if task.player == CLAIRVOYANT:
+        choose = Clairvoyant(game, task.world, task.iterations, seed=task.seed,
+                             **dict(task.options)).step
+    else:
+        bot = make_bot(parse_spec(task.player).with_seed(task.seed), game)
+        bot.restart()
+        choose = lambda state, _k: bot.step(state.clone())   # noqa: E731 (never told the world)
+    r = play_world(game, task.world, choose)
+    return {"game": task.game, "index": task.index, "world": task.world,
+            "player": task.player, "iterations": task.iterations,
+            "options": dict(task.options), "returns": r.returns, "scores": r.scores,
+            "day": r.view.get("day"), "steps": r.steps}
+
+
+def summarize_solo(records: list[dict]) -> dict:
+    """One player's games: the win rate (the goal reached, as the arena
+    counts it: search/stats.py seat_outcomes) with the arena's 95% interval,
+    and the score's and the final day's median and spread."""
+    wins = [seat_outcomes(r["returns"])[0][0] for r in records]
+    rate = interval(wins, bounds=(0.0, 1.0))
+    out = {"games": len(records), "wins": int(sum(wins)), "win_rate": rate["mean"],
+           "win_ci": [rate["low"], rate["high"]]}
+    for name, values in (("score", [r["scores"][0] for r in records if r["scores"]]),
+                         ("day", [r["day"] for r in records if isinstance(r["day"], int)])):
+        if len(values) > 1:
+            q = statistics.quantiles(values, n=4)
+            out[name] = {"mean": statistics.fmean(values), "median": statistics.median(values),
+                         "quartiles": [q[0], q[2]], "range": [min(values), max(values)]}
+    return out
+
+
+def plan(game: str, games: int, seed: int, iterations: int, options: dict,
+         vs: list[str]) -> list[WorldTask]:
+    """Every world of the run, each played by the clairvoyant and by every
+    bot of `vs` (the same worlds, so the comparison is paired)."""
+    players = [CLAIRVOYANT] + list(vs)
+    opts = tuple(sorted(options.items()))
+    return [WorldTask(game=game, index=i, world=world_seed(seed, i), player=who,
+                      iterations=iterations if who == CLAIRVOYANT else 0, options=opts,
+                      seed=_mix(seed ^ 0xB0D, i))
+            for i in range(games) for who in players]
+
+
+def _key(rec: dict) -> tuple:
+    return (rec["index"], rec["world"], rec["player"], rec["iterations"],
+            tuple(sorted(rec["options"].items())) if rec["player"] == CLAIRVOYANT else ())
+
+
+def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
+              options: dict | None = None, vs: list[str] = (), jobs: int = 1,
+              records_path: str | None = None, resume: bool = False,
+              on_record=None) -> dict:
+    """Play the plan (games already in `records_path` kept when `resume`),
+    appending each finished game to `records_path`; return the summary per
+    player."""
+    import json
+    from easel import engine
+    loaded = engine.load_game(game)
+    if loaded.num_players() != 1:
+        raise ClairvoyantError(f"{game}: the bound is for solo games (players=1); with "
+                               f"opponents, knowing the future is not the only edge")
+    if not isinstance(games, int) or games < 1:
+        raise ClairvoyantError(f"games must be a positive integer, got {games!r}")
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ClairvoyantError(f"jobs must be a positive integer, got {jobs!r}")
+    from .specs import make_bot, parse_spec
+    for spec in vs:
+        make_bot(parse_spec(spec), loaded)      # a bad spec is refused before any game
+    tasks = plan(game, games, seed, iterations, dict(options or {}), list(vs))
+    wanted = {_key(_task_record(t)): t for t in tasks}
+    done: dict[tuple, dict] = {}
+    if resume and records_path:
+        try:
+            with open(records_path, encoding="utf-8") as f:
+                for line in f:
+                    if line.strip():
+                        rec = json.loads(line)
+                        if _key(rec) in wanted:
+                            done[_key(rec)] = rec
+        except FileNotFoundError:
+            pass
+    todo = [t for k, t in wanted.items() if k not in done]
+    out = open(records_path, "a" if resume else "w", encoding="utf-8") if records_path else None
+    try:
+        for rec in _play_all(todo, jobs):
+            done[_key(rec)] = rec
+            if out is not None:
+                out.write(json.dumps(rec) + "\n")
+                out.flush()
+            if on_record is not None:
+                on_record(rec)
+    finally:
+        if out is not None:
+            out.close()
+    by_player: dict[str, list] = {}
+    for k in wanted:
+        by_player.setdefault(done[k]["player"], []).append(done[k])
+    return {"game": game, "seed": seed, "iterations": iterations, "options": dict(options or {}),
+            "players": {who: summarize_solo(recs) for who, recs in by_player.items()}}
+
+
+def _task_record(t: WorldTask) -> dict:
+    return {"index": t.index, "world": t.world, "player": t.player,
+            "iterations": t.iterations, "options": dict(t.options)}
+
+
+def _play_all(tasks, jobs: int):
+    if jobs == 1:
+        for t in tasks:
+            yield play_task(t)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(play_task, tasks)
