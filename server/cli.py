@@ -15,6 +15,7 @@ COMMANDS = [
     "easel.server.commands.suggest",
     "easel.server.commands.arena",
     "easel.server.commands.replay",
+    "easel.server.commands.records",
     "easel.server.commands.play",
     "easel.server.commands.matches",
     "easel.server.commands.tournament",
