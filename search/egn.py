@@ -622,7 +622,8 @@ class _Reader:
                                       f"own goes in a lowercase header holding its JSON")
             except RecordError:
                 raise
-            except ValueError as e:         # a value that does not read (JSON included)
+            except (ValueError, RecursionError) as e:   # a value that does not read (JSON
+                # included; RecursionError: JSON nested deeper than the decoder goes)
                 what = str(e) if str(e) in ("an integer", "a number") else "JSON"
                 raise RecordError(f"line {line}: header {name}: {text[:QUOTED_CHARS]!r} is "
                                   f"not {what}") from None

@@ -114,6 +114,9 @@ def parse_records(lines):
             except json.JSONDecodeError as e:
                 yield line_no, _error(f"line {line_no}: not JSON ({e.msg} at column {e.colno})",
                                       cut)
+            except RecursionError:
+                yield line_no, _error(f"line {line_no}: not JSON that can be read (nested "
+                                      f"deeper than the decoder goes)", cut)
             else:
                 if isinstance(record, dict):
                     yield line_no, record

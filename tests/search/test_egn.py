@@ -449,3 +449,14 @@ def test_convert_leaves_the_target_when_a_game_fails(tmp_path):
     assert dst.read_text() == "old\n" and sorted(os.listdir(tmp_path)) == ["in.egn", "out.jsonl"]
     with pytest.raises(RecordError, match="into itself"):
         recordfiles.convert(src, src)
+
+
+def test_json_nested_too_deeply_is_refused_naming_its_line(tmp_path):
+    deep = "[" * 20_000 + "]" * 20_000          # within the line cap
+    text = C4.replace('[Returns "1.0 -1.0"]', f'[Returns "1.0 -1.0"]\n[deep "{deep}"]')
+    with pytest.raises(RecordError, match=r"line 5: header deep: '\[\[\[.*' is not JSON"):
+        egn.loads(text)
+    path = tmp_path / "deep.jsonl"
+    path.write_text('{"a": ' + deep + "}\n")
+    (_, err), = list(recordfiles.read_records(path))
+    assert isinstance(err, RecordError) and str(err).startswith("line 1: not JSON")
