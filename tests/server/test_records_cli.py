@@ -137,3 +137,12 @@ def test_suggest_record_of_another_game_and_at_without_a_records_file(pig_games,
     assert "--at and --game-index read a records file" in capsys.readouterr().err
     assert main(["suggest", "--iterations", "10"]) == 2
     assert "the game string is needed" in capsys.readouterr().err
+
+
+def test_suggest_reads_a_record_from_standard_input(pig_games, monkeypatch, capsys):
+    import io
+    import sys
+    game = pig_games.read_text().split("\n\n[")[0] + "\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(game.encode())))
+    assert main(["suggest", "--record", "-", "--at", "1", "--iterations", "20"]) == 0
+    assert re.match(r"player \d to move", capsys.readouterr().out)
