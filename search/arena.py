@@ -27,6 +27,7 @@ the statistics (search.stats) are computed from the records.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import math
@@ -37,12 +38,13 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from easel.engine import userfiles
 from easel.engine.contract_ids import PLAYER_CHANCE
 from easel.engine.errors import EaselError, IllegalActionError
 
 from .bots import player_scores
-from .records import RECORD_FORMAT, RecordError, parse_records, validate_record, write_record
+from . import egn
+from .recordfiles import EGN, RecordWriter, name_format, read_records, write_atomically
+from .records import RECORD_FORMAT, RecordError, today, validate_record
 from .specs import make_bot, parse_spec
 from .stats import head_score, sprt as sprt_test, summarize
 
@@ -158,6 +160,7 @@ def play_game(task: GameTask) -> dict:
         "seat_decisions": seat_decisions,
         "think": [round(x, 6) for x in think],
         "seconds": round(time.perf_counter() - started, 6),
+        "date": today(),
     }
 
 
@@ -167,10 +170,14 @@ def _seat_entries(task: GameTask) -> list[dict]:
             for s, (b, spec, seed) in enumerate(task.seats)]
 
 
-def _play_safely(task: GameTask):
-    """Worker entry: a record, or ("error", text) so the parent can say which game failed."""
+def _play_safely(task: GameTask, form: str | None = None):
+    """Worker entry: ("ok", record, its EGN text if form is EGN else None), or
+    ("error", text) so the parent can say which game failed. The text is
+    made here, beside the game, rather than in the parent that collects them."""
     try:
-        return play_game(task)
+        record = play_game(task)
+        return ("ok", record, egn.dumps(record, task.implementation) + "\n"
+                if form == EGN else None)
     except EaselError as e:
         return ("error", f"game {task.index}: {e}")
     except Exception as e:          # a bot's bug must name the game, not kill the pool silently
@@ -232,24 +239,19 @@ def _in_block_order(block_scores: dict) -> list[float]:
 
 def kept_records(path, tasks, implementation: str = "core") -> list[dict]:
     """The games an interrupted run of the same plan left in its records
-    file, each checked against the plan (game, block, seed, seats) and
-    replayed, in game order; a last line cut short (no newline at its end:
-    what a run killed while writing a record leaves behind) is dropped. A
-    missing file holds no games; anything else that is not a regular file
-    within RECORD_FILES is an ArenaError. A record that belongs to another run
-    or does not replay is an ArenaError naming the file and line: resuming
-    must never mix two runs."""
+    file (either form, search/recordfiles.py), each checked against the plan
+    (game, block, seed, seats) and replayed, in game order; a last record cut
+    short (the run was killed while writing it) is dropped. A missing
+    file holds no games. A record that belongs to another run or does not replay is an
+    ArenaError naming the file and line: resuming must never mix two runs."""
     if not os.path.exists(path):
         return []
-    lines = list(userfiles.read_lines(path, "the --resume records file", userfiles.RECORD_FILES,
-                                      ArenaError))
-    cut = len(lines) if lines and not lines[-1].endswith(b"\n") else None
     by_index = {t.index: t for t in tasks}
     kept: dict[int, dict] = {}
     cache = {}
-    for line_no, rec in parse_records(lines):
+    for line_no, rec in read_records(path, implementation, cache):
         if isinstance(rec, RecordError):
-            if line_no == cut:          # the record being written when the run stopped
+            if getattr(rec, "cut", False):      # the record being written when the run stopped
                 continue
             raise ArenaError(f"--resume: {path}: {rec}")
         where = f"--resume: {path}, line {line_no}"
@@ -320,19 +322,17 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
             raise ArenaError("--resume needs the --records file of the run to go on with")
         kept = kept_records(records_path, tasks, implementation)
         # Rewrite the kept games (atomically) before appending: a cut last
-        # line goes, and the next record starts on a line of its own.
-        tmp = f"{records_path}.resume-tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            for rec in kept:
-                write_record(f, rec)
-        os.replace(tmp, records_path)
+        # record goes, and the next record starts on a line of its own.
+        write_atomically(records_path, ((f"game {rec['index']}", rec) for rec in kept),
+                         implementation)
     done = {rec["index"] for rec in kept}
     tasks_to_play = [t for t in tasks if t.index not in done]
 
     records, interrupted = [], False
     started = time.perf_counter()
-    out = (open(records_path, "a" if resume else "w", encoding="utf-8")
+    out = (RecordWriter(records_path, append=resume, implementation=implementation)
            if records_path else None)
+    form = name_format(records_path) if records_path else None
     bar = None
     if progress:
         from tqdm import tqdm
@@ -341,12 +341,13 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
     by_block: dict[int, list] = {}          # block -> its finished games (SPRT)
     block_scores: dict[int, float] = {}     # complete block -> bot 0's score (SPRT)
 
-    def take(result, new=True):
-        if isinstance(result, tuple):
-            raise ArenaError(result[1])
+    def take(outcome, new=True):
+        if outcome[0] == "error":
+            raise ArenaError(outcome[1])
+        _, result, text = outcome
         records.append(result)
         if new and out is not None:
-            write_record(out, result)
+            out.write(result, text)
         if bar is not None:
             bar.update(1)
         if new and on_record is not None:
@@ -364,15 +365,16 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
     pool = None
     try:
         for rec in kept:
-            take(rec, new=False)
+            take(("ok", rec, None), new=False)
         if jobs == 1 or not tasks_to_play:
             for task in tasks_to_play:
-                take(_play_safely(task))
+                take(_play_safely(task, form))
         else:
             import multiprocessing
             pool = multiprocessing.get_context().Pool(min(jobs, len(tasks_to_play)),
                                                       initializer=_ignore_sigint)
-            for result in pool.imap_unordered(_play_safely, tasks_to_play, chunksize=1):
+            for result in pool.imap_unordered(functools.partial(_play_safely, form=form),
+                                              tasks_to_play, chunksize=1):
                 take(result)
             pool.close()
             pool.join()

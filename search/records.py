@@ -13,13 +13,21 @@ A record holds everything needed to replay and audit the game:
     returns      final returns, one per player
     scores       final scores (points), or null for games without scores
     decisions    number of player decisions; think: seconds of thought per seat
+    date         the UTC day the game ended, "YYYY-MM-DD"
+    end          "normal" (or absent): played to the game's end; anything else
+                 ("forfeit", "resigned", ...) names why it stopped before its end
 
 `validate_record` replays one through the engine and checks that every step
 is legal for the player recorded and that the end matches.
+
+The same records are written as text a player reads, Easel Game Notation
+(search/egn.py, docs/records.md); search/recordfiles.py reads and writes
+either form by the file's extension.
 """
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 
 from easel.engine import userfiles
@@ -28,6 +36,8 @@ from easel.engine.errors import EaselError, StateFormatError
 
 RECORD_FORMAT = "easel-record-v1"
 _REQUIRED = ("format", "game", "seats", "steps", "returns")
+# A records file is read only if it is a regular file of at most this size:
+# a name can point anywhere (a FIFO would block for good, /dev/zero never ends).
 
 
 class RecordError(StateFormatError):
@@ -49,34 +59,59 @@ def record_lines(path, what: str = "records file"):
 
 
 def parse_records(lines):
-    """Yield (line number, record dict or RecordError) for each non-blank line."""
-    for line_no, raw in enumerate(lines, start=1):
+    """Yield (line number, record dict or RecordError) for each non-blank line
+    of JSON lines. A last line without its newline that is not JSON is the
+    record a run was writing when it stopped: its RecordError has `cut` set."""
+    lines = iter(lines)
+    line = next(lines, None)
+    line_no = 0
+    while line is not None:
+        line_no += 1
+        following = next(lines, None)
+        cut = following is None and not line.endswith(b"\n")
         try:
-            line = raw.decode("utf-8")
+            text = line.decode("utf-8")
         except UnicodeDecodeError as e:
-            yield line_no, RecordError(f"line {line_no}: not UTF-8 text (column {e.start + 1})")
+            yield line_no, _error(f"line {line_no}: not UTF-8 text (column {e.start + 1})", cut)
+            line = following
             continue
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as e:
-            yield line_no, RecordError(f"line {line_no}: not JSON ({e.msg} at column {e.colno})")
-            continue
-        if not isinstance(record, dict):
-            yield line_no, RecordError(f"line {line_no}: a record must be a JSON object")
-            continue
-        yield line_no, record
+        if text.strip():
+            try:
+                record = json.loads(text)
+            except json.JSONDecodeError as e:
+                yield line_no, _error(f"line {line_no}: not JSON ({e.msg} at column {e.colno})",
+                                      cut)
+            except RecursionError:
+                yield line_no, _error(f"line {line_no}: not JSON that can be read (nested "
+                                      f"deeper than the decoder goes)", cut)
+            else:
+                if isinstance(record, dict):
+                    yield line_no, record
+                else:
+                    yield line_no, RecordError(f"line {line_no}: a record must be a JSON object")
+        line = following
+
+
+def _error(text: str, cut: bool) -> RecordError:
+    e = RecordError(text)
+    e.cut = cut
+    return e
 
 
 def read_records(path, what: str = "records file"):
     """Yield (line number, record dict or RecordError) for each non-blank line
-    of the records file `path` (a RecordError naming the file if it is not
-    read: not a regular file, or over its cap)."""
+    of a JSON-lines records file (a RecordError naming the file if it is not
+    read). search/recordfiles.py reads either form."""
     return parse_records(record_lines(path, what))
 
 
-def _load(spec, implementation, cache):
+def today() -> str:
+    """The UTC day, as a record's "date" gives it."""
+    return time.strftime("%Y-%m-%d", time.gmtime())
+
+
+def load_game(spec, implementation, cache):
+    """The game of a game string, loaded once per (spec, implementation) in `cache`."""
     key = (spec, implementation)
     if key not in cache:
         from easel import engine
@@ -101,7 +136,7 @@ def validate_record(record: dict, line_no: int | None = None, implementation: st
     if record["format"] != RECORD_FORMAT:
         fail(f"unknown record format {record['format']!r} (expected {RECORD_FORMAT!r})")
     try:
-        game = _load(record["game"], implementation, cache)
+        game = load_game(record["game"], implementation, cache)
     except EaselError as e:
         fail(f"game {record['game']!r}: {e}")
     n = game.num_players()
@@ -112,6 +147,10 @@ def validate_record(record: dict, line_no: int | None = None, implementation: st
     steps = record["steps"]
     if not isinstance(steps, list):
         fail("steps must be a list of [player, action]")
+    end = record.get("end", "normal")
+    if not isinstance(end, str):
+        fail(f"end must be a string (\"normal\", or why the game stopped), got {end!r}")
+    stopped = end != "normal"
     state = game.new_initial_state()
     decisions = 0
     for i, step in enumerate(steps, start=1):
@@ -138,20 +177,38 @@ def validate_record(record: dict, line_no: int | None = None, implementation: st
         if visit is not None:
             visit(state, player)
         state.apply_action(action)
-    if not state.is_terminal():
-        fail(f"the record ends after step {len(steps)} but the game is not over")
-    returns = state.returns()
     recorded = record["returns"]
-    if (not isinstance(recorded, list) or len(recorded) != n
-            or any(abs(float(a) - float(b)) > 1e-9 for a, b in zip(returns, recorded))):
-        fail(f"final returns {recorded!r} do not match the replay's {returns!r}")
+    if stopped:
+        # Stopped before its end (a forfeit, a resignation): the returns were
+        # given by the stop, not the rules; they are checked for shape alone.
+        if state.is_terminal():
+            fail(f"the record says the game stopped before its end (end {end!r}), "
+                 f"but its {len(steps)} steps reach the end")
+        returns = recorded
+        if (not isinstance(recorded, list) or len(recorded) != n
+                or not all(_number(x) for x in recorded)):
+            fail(f"returns {recorded!r} must be {n} numbers")
+    else:
+        if not state.is_terminal():
+            fail(f"the record ends after step {len(steps)} but the game is not over")
+        returns = state.returns()
+        if (not isinstance(recorded, list) or len(recorded) != n
+                or not all(_number(x) for x in recorded)
+                or any(abs(float(a) - float(b)) > 1e-9 for a, b in zip(returns, recorded))):
+            fail(f"final returns {recorded!r} do not match the replay's {returns!r}")
     if record.get("scores") is not None:
         from .bots import player_scores
         scores = player_scores(state)
-        if scores is None or any(abs(float(a) - float(b)) > 1e-9
-                                 for a, b in zip(scores, record["scores"])):
-            fail(f"final scores {record['scores']!r} do not match the replay's {scores!r}")
+        given = record["scores"]
+        if (scores is None or not isinstance(given, list) or len(given) != len(scores)
+                or not all(_number(x) for x in given)
+                or any(abs(float(a) - float(b)) > 1e-9 for a, b in zip(scores, given))):
+            fail(f"final scores {given!r} do not match the replay's {scores!r}")
     return ReplayResult(game.spec, len(steps), decisions, returns)
+
+
+def _number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def write_record(f, record: dict) -> None:

@@ -32,7 +32,7 @@ from easel.engine.contract_ids import PLAYER_CHANCE
 
 from ..arena import _game, derive_seed, sample_outcome
 from ..bots import player_scores
-from ..records import RECORD_FORMAT
+from ..records import RECORD_FORMAT, today
 from ..specs import make_bot, parse_spec
 
 FAULT_REASONS = ("raise", "illegal", "timeout")
@@ -164,6 +164,7 @@ def play_one(task: BlockTask, game_index: int) -> dict:
         "seat_decisions": seat_decisions,
         "think": [round(x, 6) for x in think],
         "seconds": round(time.perf_counter() - started, 6),
+        "date": today(),
     }
 
 

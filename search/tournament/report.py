@@ -1,5 +1,6 @@
 """report.html (self-contained: plots as base64 PNG, no outside file, script or
-font) and games.csv, from results.json's dict and the journal.
+font) and games.csv, from results.json's dict and the journal; and the
+journaled games as records (games.egn, written by the runner).
 
 Plots (matplotlib, Agg), one chart per image so that no chart can overlap
 another: ratings with 95% intervals (overall, and per game when there is
@@ -382,22 +383,36 @@ CSV_COLUMNS = ("block_id", "game", "block", "game_index", "seat", "bot", "spec",
                "return", "points", "end", "fault_reason", "decisions", "seconds")
 
 
-def games_csv(journal_events) -> str:
-    """One row per seat of every journaled game (first copy of each block)."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
+def journal_games(journal_events):
+    """(block entry, game record) of every journaled game, the first copy of
+    each block, in journal order."""
     seen = set()
     for e in journal_events:
         if e.get("type") != "block" or e["id"] in seen:
             continue
         seen.add(e["id"])
         for rec in e["games"]:
-            for s, seat in enumerate(rec["seats"]):
-                fault = rec.get("fault")
-                w.writerow([e["id"], rec["game"], rec["block"], rec["index"], s, seat["bot"],
-                            seat["spec"], rec["places"][s], rec["returns"][s],
-                            "" if rec.get("scores") is None else rec["scores"][s], rec["end"],
-                            fault["reason"] if fault and fault["seat"] == s else "",
-                            rec["seat_decisions"][s], rec["seconds"]])
+            yield e, rec
+
+
+def game_records(journal_events, event: str):
+    """Every journaled game's record as games.egn holds it: the journal's
+    record with the tournament's name (event) and its block's id (round)."""
+    for e, rec in journal_games(journal_events):
+        yield {"event": event, "round": e["id"], **rec}
+
+
+def games_csv(journal_events) -> str:
+    """One row per seat of every journaled game (first copy of each block)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for e, rec in journal_games(journal_events):
+        for s, seat in enumerate(rec["seats"]):
+            fault = rec.get("fault")
+            w.writerow([e["id"], rec["game"], rec["block"], rec["index"], s, seat["bot"],
+                        seat["spec"], rec["places"][s], rec["returns"][s],
+                        "" if rec.get("scores") is None else rec["scores"][s], rec["end"],
+                        fault["reason"] if fault and fault["seat"] == s else "",
+                        rec["seat_decisions"][s], rec["seconds"]])
     return buf.getvalue()

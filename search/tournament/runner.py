@@ -41,6 +41,8 @@ from .journal import JOURNAL_NAME, Journal
 from .plan import plan
 from .play import play_block
 
+GAMES_EGN = "games.egn"         # every journaled game, as EGN text (docs/records.md)
+
 
 
 @contextlib.contextmanager
@@ -488,14 +490,20 @@ def run(cfg: TournamentConfig, journal: Journal, backend: str | None = None,
 
 def finish(cfg: TournamentConfig, journal: Journal, out_dir, results: dict,
            report: bool = True) -> dict:
-    """Write results.json, games.csv and report.html next to the journal."""
+    """Write results.json, games.csv, games.egn (every game as EGN text,
+    docs/records.md) and report.html next to the journal."""
     import json
+    from ..recordfiles import write_atomically
     from . import report as report_mod
     results = dict(results)
     results["timing"] = results_mod.timing(journal.events)
     _write_atomic(os.path.join(out_dir, "results.json"),
                   json.dumps(results, indent=1) + "\n")
     _write_atomic(os.path.join(out_dir, "games.csv"), report_mod.games_csv(journal.events))
+    write_atomically(os.path.join(out_dir, GAMES_EGN),
+                     ((f"block {rec['round']}, game {rec['index']}", rec)
+                      for rec in report_mod.game_records(journal.events, cfg.name)),
+                     cfg.implementation)
     if report:
         try:
             import matplotlib  # noqa: F401

@@ -23,11 +23,14 @@ def add_parser(sub):
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON ('-' for stdout)")
-    p.add_argument("--records", metavar="FILE", help="write every game as a JSON line")
+    p.add_argument("--records", metavar="FILE",
+                   help="write every game to FILE: as EGN text if it ends in .egn "
+                        "(docs/records.md), else as a JSON line")
     p.add_argument("--resume", action="store_true",
                    help="go on with an interrupted run: keep the games its --records FILE "
-                        "holds (checked against this run's plan and replayed), play the "
-                        "rest and append them; give the same game, bots, --games and --seed")
+                        "holds (either form; checked against this run's plan and replayed), "
+                        "play the rest and append them; give the same game, bots, --games "
+                        "and --seed")
     p.add_argument("--implementation", choices=["core", "reference"], default="core",
                    help="play the Cython core (default) or the Python reference")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

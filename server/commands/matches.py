@@ -1,6 +1,7 @@
 """`easel matches list|export`: read a match database (also beside a running
 server: read-only, no lock taken). `export` writes finished matches as game
-records (JSON lines, the format `easel replay` validates)."""
+records, JSON lines or EGN text by the output's name (docs/records.md), the
+files `easel replay` validates."""
 from __future__ import annotations
 
 import sys
@@ -12,9 +13,11 @@ def add_parser(sub):
                        description="Read a match database (see `easel serve --db`).")
     p.add_argument("action", choices=["list", "export"],
                    help="list: one line per match; export: finished matches as game records "
-                        "(JSON lines) for `easel replay`")
+                        "for `easel replay`")
     p.add_argument("--db", default=default_path(), help="the database (default %(default)s)")
-    p.add_argument("-o", "--output", default="-", help="export: file to write (default stdout)")
+    p.add_argument("-o", "--output", default="-",
+                   help="export: file to write, EGN text if it ends in .egn (docs/records.md), "
+                        "else JSON lines (default: JSON lines on stdout)")
     p.add_argument("--status", choices=["in_progress", "finished", "aborted", "expired"],
                    help="list: only matches with this status")
     p.set_defaults(func=run)
@@ -56,38 +59,27 @@ def _list(store, status) -> int:
     return 0
 
 
-def export_record(m, index: int) -> dict | None:
-    """The game record of a match that was played to its end, else None."""
-    from easel.search.records import RECORD_FORMAT
-    if m.status != "finished" or not m.result or m.result.get("reason") != "game_over":
-        return None
-    return {
-        "format": RECORD_FORMAT, "game": m.game, "index": index, "match_id": m.id,
-        "seats": [{"seat": s.seat, "spec": s.bot if s.kind == "bot" else f"client:{s.name}",
-                   "kind": s.kind} for s in m.seats],
-        "steps": [[st.player, st.action] for st in m.steps],
-        "returns": m.result["returns"], "scores": m.result.get("scores"),
-        "decisions": sum(1 for st in m.steps if st.player >= 0),
-        "chance": m.chance, "created_at": m.created_at,
-    }
-
-
 def _export(store, output) -> int:
+    from easel.search.recordfiles import write_atomically
     from easel.search.records import write_record
-    f = sys.stdout if output == "-" else open(output, "w", encoding="utf-8")
+    from easel.server.matches.records import match_record, played_to_the_end
     written = skipped = 0
-    try:
+
+    def records():
+        nonlocal written, skipped
         for mid in reversed(_ids(store, "finished")):      # oldest first
-            rec = export_record(store.load(mid), written)
-            if rec is None:
+            m = store.load(mid)
+            if not played_to_the_end(m):
                 skipped += 1
                 continue
-            write_record(f, rec)
+            yield f"match {mid}", match_record(m, written)
             written += 1
-    finally:
-        if f is not sys.stdout:
-            f.close()
+    if output == "-":
+        for _, rec in records():
+            write_record(sys.stdout, rec)
+    else:
+        write_atomically(output, records())
     print(f"exported {written} finished match(es); {skipped} ended without reaching the "
-          f"game's end (resigned, on time, failed bot) and have no full record",
-          file=sys.stderr)
+          f"game's end (resigned, on time, failed bot) and have no full record"
+          + ("" if output == "-" else f"; written to {output}"), file=sys.stderr)
     return 0

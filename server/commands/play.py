@@ -12,6 +12,11 @@ completes them where the terminal allows), `hint` asks the server for one
 (where the match allows hints), `resign` gives up, `quit` aborts the match.
 With --table you also type each chance outcome that happened at your real
 table (a die roll, a card drawn).
+
+--save FILE keeps the game once the match is over (however it ended): as
+Easel Game Notation if FILE ends in .egn (docs/records.md), else as a JSON
+record; `easel replay`, `easel records show` and `easel suggest --record`
+read it.
 """
 from __future__ import annotations
 
@@ -49,6 +54,9 @@ def add_parser(sub):
     p.add_argument("--db", help="the local server's match database (default: temporary)")
     p.add_argument("--quiet-table", action="store_true",
                    help="show the table only when you are to act, not after every step")
+    p.add_argument("--save", metavar="FILE",
+                   help="once the match is over, save the game there: EGN text if FILE ends "
+                        "in .egn (docs/records.md), else a JSON record")
     bot_help.add_bot_help(p)
     p.set_defaults(func=run)
 
@@ -145,33 +153,69 @@ class Session:
         stream = self.matches.WatchMatch(pb.WatchMatchRequest(
             match_id=made.match_id, token=self.token, positions=True))
         try:
-            for ev in stream:
-                kind = ev.WhichOneof("event")
-                if kind == "snapshot":
-                    turn, position = ev.snapshot.turn, ev.snapshot.position
-                    self.say(position.text.rstrip())
-                elif kind == "step":
-                    st = ev.step
-                    self.steps.append(epb.Step(id=st.action.id, text=st.action.text,
-                                               kind=st.action.kind))
-                    self.next_step = st.step + 1
-                    who = ("chance" if st.player < 0 else
-                           f"seat {st.player} ({self.names.get(st.player, '?')})")
-                    self.say(f"{st.step}. {who}: {st.action.text}")
-                    turn, position = st.turn, st.position
-                    if not args.quiet_table or self._mine(turn):
-                        self.say(position.text.rstrip())
-                elif kind == "hint":
-                    continue
-                else:
-                    return self._ended(ev.end)
-                if self._mine(turn):
-                    if self._prompt(turn) == "quit":
-                        return 1
+            return self._follow(stream)
         finally:
             stream.cancel()
+            if args.save:
+                self._save(args.save)
+
+    def _follow(self, stream) -> int:
+        """Show the match's events, prompting at this seat's turns, to its end."""
+        from easel.v1 import engine_pb2 as epb
+        args = self.args
+        for ev in stream:
+            kind = ev.WhichOneof("event")
+            if kind == "snapshot":
+                turn, position = ev.snapshot.turn, ev.snapshot.position
+                self.say(position.text.rstrip())
+            elif kind == "step":
+                st = ev.step
+                self.steps.append(epb.Step(id=st.action.id, text=st.action.text,
+                                           kind=st.action.kind))
+                self.next_step = st.step + 1
+                who = ("chance" if st.player < 0 else
+                       f"seat {st.player} ({self.names.get(st.player, '?')})")
+                self.say(f"{st.step}. {who}: {st.action.text}")
+                turn, position = st.turn, st.position
+                if not args.quiet_table or self._mine(turn):
+                    self.say(position.text.rstrip())
+            elif kind == "hint":
+                continue
+            else:
+                return self._ended(ev.end)
+            if self._mine(turn):
+                if self._prompt(turn) == "quit":
+                    return 1
         self.say("the stream ended before the match did")
         return 1
+
+    def _save(self, path: str) -> None:
+        """Write the match's record to `path` (EGN text for .egn, else JSON)
+        and say where; a failure is said, not raised: the match is over."""
+        import grpc
+
+        from easel.engine.errors import EaselError
+        from easel.search import egn
+        from easel.search.recordfiles import EGN, name_format, write_atomically
+        from easel.v1 import matches_pb2 as pb
+        try:
+            text = self.matches.GetMatch(pb.GetMatchRequest(
+                match_id=self.match_id, with_record_text=True), timeout=60).record_text
+            if not text:
+                self.say(f"not saved: the server gives no record text (a server older "
+                         f"than --save); {path} is not written")
+                return
+            if name_format(path) == EGN:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text)
+            else:
+                write_atomically(path, [(f"match {self.match_id}", egn.loads(text)[0])])
+        except grpc.RpcError as e:
+            self.say(f"not saved: {e.code().name}: {e.details()}")
+        except (OSError, EaselError) as e:
+            self.say(f"not saved in {path}: {e}")
+        else:
+            self.say(f"the game is saved in {path}")
 
     def _mine(self, turn) -> bool:
         if turn.kind == 2:          # NODE_KIND_CHANCE

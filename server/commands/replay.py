@@ -1,4 +1,5 @@
-"""`easel replay`: re-run game records through the engine and validate them."""
+"""`easel replay`: re-run game records through the engine and validate them,
+from a records file of either form (JSON lines, or EGN text: docs/records.md)."""
 from __future__ import annotations
 
 import sys
@@ -9,9 +10,11 @@ def add_parser(sub):
     p = sub.add_parser(
         "replay", help="validate a game-records file by replaying every game",
         description="Replay every record of a records file (as written by `easel arena "
-                    "--records`): each step must be legal for the player recorded, and the "
+                    "--records`, `easel tournament`, `easel play --save` or `easel matches "
+                    "export`): each step must be legal for the player recorded, and the "
                     "final returns and scores must match. Exits 1 if any record is invalid.")
-    p.add_argument("file", help="records file (JSON lines)")
+    p.add_argument("file", help="records file: NAME.egn (Easel Game Notation, text) or "
+                                "NAME.jsonl (JSON lines); another name is read by its content")
     p.add_argument("--implementation", choices=["core", "reference"], default="core",
                    help="replay with the Cython core (default) or the Python reference")
     p.add_argument("--max-errors", type=int, default=20, help="errors to print (default 20)")
@@ -19,16 +22,16 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    from easel.search.records import RecordError, read_records, validate_record
+    from easel.search.recordfiles import read_records
+    from easel.search.records import RecordError, validate_record
     from easel.search.stats import seat_outcomes
     cache: dict = {}
     valid, errors = 0, []
     games, steps = Counter(), 0
     wins = Counter()
-    # A file that is not read (missing, a FIFO, over RECORD_FILES) is a
-    # RecordError naming it (engine/userfiles.py).
-    source = list(read_records(args.file))
-    for line_no, record in source:
+    # A file that is not read (missing, not a regular file, over its cap)
+    # is a RecordError naming it (search/records.record_lines).
+    for line_no, record in read_records(args.file, args.implementation, cache):
         try:
             if isinstance(record, RecordError):
                 raise record

@@ -9,6 +9,13 @@ action id or its text as `easel` writes it ("x3", "roll", "Roll 4");
 blank lines and lines starting with '#' are skipped. A file written by
 `state.serialize()` (first line "easel-state-v1", then the game string) is
 read too; its game string must then match GAME. "-" reads standard input.
+
+A records file (EGN text or JSON lines, docs/records.md: what `easel arena
+--records`, `easel tournament`, `easel play --save` and `easel matches
+export` write) is read as well: its game string is the game (GAME may be left
+out), --game-index K picks the game of a file of several, and --at N searches
+the position after move N, numbered as the EGN text numbers its moves (the
+end of the record by default).
 --position TEXT gives the position in the game's table notation instead (for
 games that have one).
 
@@ -27,10 +34,19 @@ from easel.server.commands import bot_help, connection
 
 def add_parser(sub):
     p = sub.add_parser("suggest", help="suggest moves for a position (gRPC client)")
-    p.add_argument("game", help="game string, e.g. connect_four or 'pig(players=3)'")
+    p.add_argument("game", nargs="?", default=None,
+                   help="game string, e.g. connect_four or 'pig(players=3)' (from the record "
+                        "when --record is a records file)")
     p.add_argument("--record", metavar="FILE", default=None,
-                   help="steps since the initial state, one per line ('-': stdin); "
-                        "default: the initial position")
+                   help="steps since the initial state, one per line ('-': stdin), or a "
+                        "records file (.egn, .jsonl); default: the initial position")
+    p.add_argument("--at", type=int, metavar="N", default=None,
+                   help="with a records file: the position after move N, as its EGN text "
+                        "numbers the moves (0: after the chance before the first decision); "
+                        "default: the end of the record")
+    p.add_argument("--game-index", type=int, metavar="K", default=None,
+                   help="with a records file of several games: game K, counting from 0 "
+                        "in file order")
     p.add_argument("--position", metavar="TEXT", default=None,
                    help="the position in the game's table notation (instead of --record)")
     p.add_argument("--iterations", type=int, default=None, help="iteration budget")
@@ -47,6 +63,24 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
+def _need_game(args) -> str:
+    if not args.game:
+        raise StateFormatError("the game string is needed (e.g. easel suggest connect_four), "
+                               "unless --record is a records file (.egn, .jsonl)")
+    return args.game
+
+
+def _read_input(name: str) -> bytes:
+    """The bytes of the --record file, or of standard input for '-'. Read
+    through the one opener of records files (search/records.record_lines):
+    a regular file under its cap."""
+    if name == "-":         # standard input, capped as a steps file is
+        return userfiles.read_stream(sys.stdin, "the --record file", userfiles.STEPS_FILES,
+                                     StateFormatError).encode()
+    from easel.search.records import record_lines
+    return b"".join(record_lines(name, "the --record file"))
+
+
 def read_record(text: str, game: str) -> list:
     lines = [ln.strip() for ln in text.splitlines()]
     lines = [ln for ln in lines if ln and not ln.startswith("#")]
@@ -59,6 +93,41 @@ def read_record(text: str, game: str) -> list:
             raise StateFormatError(f"record is for {have!r}, not {want!r}")
         lines = lines[2:]
     return [int(ln) if ln.lstrip("-").isdigit() else ln for ln in lines]
+
+
+def record_file_steps(data: bytes, name: str, game: str | None, index: int | None,
+                      at: int | None) -> tuple[str, list]:
+    """(game string, action ids) of the position a records file names: game
+    `index` of the file (the only one if None), after move `at` (the end if None)."""
+    from easel import engine
+    from easel.search.recordfiles import name_format, parse_games, steps_at
+    from easel.search.records import RecordError
+    if index is not None and index < 0:
+        raise StateFormatError(f"--game-index must be 0 or more, got {index}")
+    cache: dict = {}
+    chosen, count = None, 0
+    for k, (line_no, parsed) in enumerate(parse_games(data.splitlines(keepends=True),
+                                                      name_format(name), cache=cache)):
+        count += 1
+        if index is None and k > 0:
+            raise StateFormatError(f"{name} holds more than one game; choose one with "
+                                   f"--game-index K (0 for the first)")
+        if index is None or k == index:
+            if isinstance(parsed, RecordError):
+                raise StateFormatError(f"{name}: game {k}: {parsed}")
+            chosen = parsed
+            if index is not None:
+                break
+    if chosen is None:
+        raise StateFormatError(f"{name} has no game {index} (it holds {count})" if count
+                               else f"{name} holds no game")
+    spec = chosen.record.get("game")
+    if game is not None and engine.load_game(game).spec != engine.load_game(spec).spec:
+        raise StateFormatError(f"{name}: the record is of {spec!r}, not {game!r}")
+    try:
+        return spec, steps_at(chosen, at, cache=cache)
+    except RecordError as e:
+        raise StateFormatError(f"{name}: game {index or 0}, line {chosen.line}: {e}") from None
 
 
 def run(args) -> int:
@@ -74,17 +143,21 @@ def run(args) -> int:
         print("easel suggest: error: give --record or --position, not both", file=sys.stderr)
         return 2
     options = connection.channel_options(args)     # before anything is read or started
-    steps = []
+    steps, from_records = [], False
     if args.record:
-        # A file the user names is read as engine/userfiles.py says (a regular
-        # file within STEPS_FILES); standard input up to the same cap.
-        if args.record == "-":
-            text = userfiles.read_stream(sys.stdin, "the --record file",
-                                         userfiles.STEPS_FILES, StateFormatError)
+        from easel.search.recordfiles import looks_like_records, name_format
+        data = _read_input(args.record)
+        from_records = (name_format(args.record) is not None
+                        or looks_like_records(data[:4096]))
+        if from_records:
+            args.game, steps = record_file_steps(data, args.record, args.game,
+                                                 args.game_index, args.at)
         else:
-            text = userfiles.read_text(args.record, "the --record file",
-                                       userfiles.STEPS_FILES, StateFormatError)
-        steps = read_record(text, args.game)
+            steps = read_record(data.decode("utf-8", errors="replace"), _need_game(args))
+    if (args.at is not None or args.game_index is not None) and not from_records:
+        raise StateFormatError("--at and --game-index read a records file: give it with "
+                               "--record FILE (.egn, .jsonl)")
+    _need_game(args)
     position_msg = None
     if args.position is not None:
         position_msg = pb.Position(notation=pb.TableNotation(game=args.game, text=args.position))

@@ -15,7 +15,8 @@ def add_parser(sub):
                     "games and fields, duplicate blocks with fair seatings, an append-only "
                     "journal (resume a crashed run with --resume DIR), Elo/LOS/SPRT for pairs "
                     "and Plackett-Luce ratings with a seat term for fields of 3-5, and "
-                    "report.html, results.json and games.csv in the output directory. "
+                    "report.html, results.json, games.csv and games.egn (every game as "
+                    "text, docs/records.md) in the output directory. "
                     "See docs/tournament.md.")
     p.add_argument("config", nargs="?", help="the configuration file (.toml or .json)")
     p.add_argument("--out", metavar="DIR",
@@ -23,7 +24,8 @@ def add_parser(sub):
     p.add_argument("--resume", metavar="DIR",
                    help="go on with the tournament journaled in DIR (its own configuration)")
     p.add_argument("--report", metavar="DIR", dest="report_only",
-                   help="only rewrite results.json, games.csv and report.html from DIR's journal")
+                   help="only rewrite results.json, games.csv, games.egn and report.html from "
+                        "DIR's journal")
     p.add_argument("--backend", choices=["local", "ray"], help="override [run] backend")
     p.add_argument("--jobs", type=int, help="override [run] jobs (local worker processes)")
     p.add_argument("--address", help="override [run] address for Ray: auto, local, or ray://HOST:PORT")
@@ -69,7 +71,7 @@ def _print_summary(res, out):
     p = res["progress"]
     print(f"{res['name']}: {p['games']} games in {p['blocks_counted']} blocks"
           f"{'' if p['complete'] else ' (not complete)'}; results in {out}/ "
-          "(report.html, results.json, games.csv, journal.jsonl)")
+          "(report.html, results.json, games.csv, games.egn, journal.jsonl)")
     print("Ratings, all games (Plackett-Luce with a seat term, Elo, 95% bootstrap interval):")
     for r in res["ratings"]["overall"]:
         span = f"[{r['low']:+.0f}, {r['high']:+.0f}]" if r["low"] is not None else ""

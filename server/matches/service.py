@@ -146,13 +146,17 @@ class MatchesServicer(pb_grpc.MatchesServicer):
     @unary("GetMatch", match_fields)
     def GetMatch(self, request, context):
         from .. import positions
+        from . import records
         m = self.manager.get(request.match_id)
         with m.cond:
             info = match_info(m)
             state = m.state.clone()
+            row = records.snapshot(m) if request.with_record_text else None
         out = pb.GetMatchResponse(match=info)
         if request.with_record:
             out.record.CopyFrom(positions.record_of(state))
+        if row is not None:
+            out.record_text = records.record_text(row, m.game)
         return out
 
     @unary("ListMatches", match_fields)

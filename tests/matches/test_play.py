@@ -89,6 +89,91 @@ def test_export_finished_matches_for_replay(served, tmp_path, capsys):
     assert all(i in listing for i in ids) and "resigned" in listing
 
 
+def test_export_in_the_text_form(served, tmp_path, capsys):
+    from match_helpers import bot, pb
+
+    from easel.search.recordfiles import read_records
+    made = served.matches.CreateMatch(pb.CreateMatchRequest(
+        game="pig(winscore=20)", seats=[bot("heuristic"), bot("random")]), timeout=10)
+    list(served.matches.WatchMatch(pb.WatchMatchRequest(match_id=made.match_id), timeout=60))
+    out, jsonl = tmp_path / "matches.egn", tmp_path / "matches.jsonl"
+    assert main(["matches", "export", "--db", served.db, "-o", str(out)]) == 0
+    assert f"written to {out}" in capsys.readouterr().err
+    text = out.read_text()
+    assert f'[Match "{made.match_id}"]' in text and '[Seat0 "heuristic"]' in text
+    assert '[Seat0Kind "bot"]' in text and '[Chance "server"]' in text and "*Roll " in text
+    assert main(["replay", str(out)]) == 0
+    assert main(["matches", "export", "--db", served.db, "-o", str(jsonl)]) == 0
+    assert [r for _, r in read_records(out)] == [r for _, r in read_records(jsonl)]
+
+
+def test_get_match_gives_the_record_as_text(served):
+    from match_helpers import bot, client, epb, pb
+
+    from easel.search import egn
+    from easel.search.records import validate_record
+    done = served.matches.CreateMatch(pb.CreateMatchRequest(
+        game="connect_four", seats=[bot("random"), bot("random")]), timeout=10)
+    list(served.matches.WatchMatch(pb.WatchMatchRequest(match_id=done.match_id), timeout=60))
+    got = served.matches.GetMatch(pb.GetMatchRequest(match_id=done.match_id,
+                                                     with_record_text=True), timeout=10)
+    rec, = egn.loads(got.record_text)
+    assert rec["match_id"] == done.match_id and len(rec["steps"]) == got.match.steps
+    validate_record(rec)
+    assert got.record_text.rstrip().endswith(egn.result_token(rec["returns"]))
+    assert not served.matches.GetMatch(pb.GetMatchRequest(match_id=done.match_id),
+                                       timeout=10).record_text
+    # in progress: the moves so far, result "*"; resigned: the end says why
+    live = served.matches.CreateMatch(pb.CreateMatchRequest(
+        game="connect_four", seats=[client(), client()]), timeout=10)
+    served.matches.SubmitAction(pb.SubmitActionRequest(
+        match_id=live.match_id, token=live.seat_tokens[0].token, step=0,
+        action=epb.Step(text="x3")), timeout=10)
+    text = served.matches.GetMatch(pb.GetMatchRequest(
+        match_id=live.match_id, with_record_text=True), timeout=10).record_text
+    assert text.endswith("\n1. P0: x3\n*\n") and '[Seat1 "client:seat 1"]' in text
+    served.matches.Resign(pb.ResignRequest(match_id=live.match_id,
+                                           token=live.seat_tokens[1].token), timeout=10)
+    text = served.matches.GetMatch(pb.GetMatchRequest(
+        match_id=live.match_id, with_record_text=True), timeout=10).record_text
+    rec, = egn.loads(text)
+    assert rec["end"] == "resigned" and rec["returns"] == [1.0, -1.0]
+    assert '[End "resigned"]' in text and text.endswith("\n1-0\n")
+    validate_record(rec)
+
+
+@pytest.mark.parametrize("name", ["game.egn", "game.jsonl"])
+def test_play_saves_the_game(monkeypatch, capsys, tmp_path, name):
+    from easel.search.recordfiles import read_records
+    from easel.search.records import validate_record
+    path = tmp_path / name
+    feed(monkeypatch, [f"x{c}" for c in (3, 3, 2, 4, 1, 5, 0, 6) * 6])
+    assert main(["play", "connect_four", "--vs", "random", "--quiet-table",
+                 "--save", str(path)]) == 0
+    assert f"the game is saved in {path}" in capsys.readouterr().out
+    (_, rec), = read_records(path)
+    assert rec["seats"][0] == {"seat": 0, "spec": "client:you", "kind": "client"}
+    validate_record(rec)
+    if name.endswith(".egn"):
+        assert path.read_text().startswith('[Format "EGN 1"]\n[Game "connect_four"]\n')
+
+
+def test_play_saves_a_resigned_game_too(monkeypatch, capsys, tmp_path):
+    from easel.search.recordfiles import read_records
+    path = tmp_path / "resigned.egn"
+    feed(monkeypatch, ["x3"])
+    assert main(["play", "connect_four", "--vs", "random", "--seat", "1", "--no-hints",
+                 "--save", str(path)]) == 0
+    assert "the game is saved in" in capsys.readouterr().out
+    (_, rec), = read_records(path)
+    assert rec["end"] == "resigned" and rec["returns"] == [1.0, -1.0]
+    bad = tmp_path / "no-such-dir" / "x.egn"
+    feed(monkeypatch, ["x3"])
+    assert main(["play", "connect_four", "--vs", "random", "--seat", "1", "--no-hints",
+                 "--save", str(bad)]) == 0
+    assert f"not saved in {bad}" in capsys.readouterr().out
+
+
 def test_serve_refuses_a_database_in_use(served, capsys):
     assert main(["serve", "--port", "0", "--db", served.db]) == 2
     assert "in use by another server" in capsys.readouterr().err

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 
 import pytest
@@ -89,8 +90,9 @@ def test_blocks_share_chance_outcomes_and_rotate_seats(tmp_path):
 
 
 def _strip(records):
-    """Records without their timings, which differ from run to run."""
-    return [{k: v for k, v in r.items() if k not in ("think", "seconds")} for r in records]
+    """Records without their timings and dates, which differ from run to run."""
+    return [{k: v for k, v in r.items() if k not in ("think", "seconds", "date")}
+            for r in records]
 
 
 def test_same_seed_same_games_and_jobs_do_not_change_them():
@@ -319,6 +321,52 @@ def test_resume_refuses_records_of_another_run_and_leaves_the_file(tmp_path, cap
     assert main(["arena", PIG, "--bots", "greedy", "random", "--games", "6", "--seed", "5",
                  "--records", str(path), "--resume", "--no-progress"]) == 2
     assert "another block_seed" in capsys.readouterr().err
+
+
+def _egn_records(path):
+    from easel.search.recordfiles import read_records
+    out = list(read_records(path))
+    assert not [r for _, r in out if not isinstance(r, dict)], out
+    return [r for _, r in out]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_records_in_the_text_form_and_their_resume(tmp_path, jobs):
+    """--records FILE.egn writes EGN (docs/records.md), one game at a time;
+    --resume keeps its games, drops one cut short, and ends as the whole run."""
+    whole = run_arena(PIG, ["greedy", "random"], games=10, seed=3)
+    path = tmp_path / "r.egn"
+    first = run_arena(PIG, ["greedy", "random"], games=10, seed=3, jobs=jobs,
+                      records_path=str(path), on_record=_interrupt_after(4))
+    assert first.interrupted
+    text = path.read_text()
+    assert text.startswith('[Format "EGN 1"]\n[Game "pig(winscore=20)"]\n')
+    assert text.count('[Format "EGN 1"]') == 4 and "*Roll " in text
+    assert _strip(sorted(_egn_records(path), key=lambda r: r["index"])) == _strip(first.records)
+    for cut in ('[Format "EGN 1"]\n[Game "pig(wins', '[Format "EGN 1"]\n[Game "pig"]\n\n1. P0: ro'):
+        path.write_text(text + cut)         # killed while writing the fifth
+        resumed = run_arena(PIG, ["greedy", "random"], games=10, seed=3, jobs=jobs,
+                            records_path=str(path), resume=True)
+        assert resumed.summary["resumed_games"] == 4
+        assert _strip(resumed.records) == _strip(whole.records)
+        on_disk = sorted(_egn_records(path), key=lambda r: r["index"])
+        assert _strip(on_disk) == _strip(whole.records)
+    # a game of another run is refused, naming the file and line; the file stays
+    other = tmp_path / "other.egn"
+    run_arena(PIG, ["greedy", "random"], games=2, seed=4, records_path=str(other))
+    before = other.read_text()
+    with pytest.raises(ArenaError, match=r"--resume: .*other.egn, line 1: game 0 was played "
+                                         r"with another block_seed"):
+        run_arena(PIG, ["greedy", "random"], games=2, seed=3, records_path=str(other),
+                  resume=True)
+    assert other.read_text() == before
+    bad = re.sub(r"^1\. P0: ", "1. P0: jump; ", before, count=1, flags=re.M)
+    other.write_text(bad)
+    with pytest.raises(ArenaError, match=r"other.egn: line \d+: move 1: 'jump' is not a legal "
+                                         r"move here \(pig\(winscore=20\), player 0 to act\)"):
+        run_arena(PIG, ["greedy", "random"], games=2, seed=4, records_path=str(other),
+                  resume=True)
+    assert other.read_text() == bad
 
 
 def test_resume_from_the_command_line(tmp_path, capsys):

@@ -120,3 +120,27 @@ def test_replay_summary(pig_records, capsys):
     out = capsys.readouterr().out
     assert "4 record(s), 4 valid, 0 invalid (reference implementation)" in out
     assert "pig(winscore=30): 4 game(s)" in out
+
+
+def test_a_game_that_stopped_before_its_end_replays(pig_records):
+    """A tournament's forfeit or a resigned match: `end` says why the record
+    stops early; its steps must be legal, its returns are checked for shape."""
+    rec = copy.deepcopy(_load(pig_records)[0])
+    whole = copy.deepcopy(rec)
+    rec["steps"] = rec["steps"][:5]
+    rec.update(end="forfeit", returns=[-1.0, 1.0], scores=None)
+    assert validate_record(rec, 1).steps == 5
+    rec["returns"] = [1.0]
+    with pytest.raises(RecordError, match=r"line 1: returns \[1.0\] must be 2 numbers"):
+        validate_record(rec, 1)
+    whole["end"] = "resigned"
+    with pytest.raises(RecordError, match="the record says the game stopped before its end "
+                                          r"\(end 'resigned'\), but its \d+ steps reach the end"):
+        validate_record(whole, 1)
+    whole["end"] = 3
+    with pytest.raises(RecordError, match="end must be a string"):
+        validate_record(whole, 1)
+    del rec["end"]
+    rec["returns"] = [-1.0, 1.0]
+    with pytest.raises(RecordError, match="the game is not over"):
+        validate_record(rec, 1)

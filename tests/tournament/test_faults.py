@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import os
 
-from easel.search.tournament.report import games_csv
+from easel.search.recordfiles import read_records
+from easel.search.tournament.report import game_records, games_csv
+from easel.server.cli import main
 
 BOTS = {"good": "heuristic", "other": "random"}
 
@@ -47,6 +49,15 @@ def test_raise_illegal_and_timeout_forfeit_with_their_reasons(run_tournament):
     assert "deliberate failure" in detail
     csv_text = games_csv(journal_events(out))
     assert ",forfeit,illegal," in csv_text and ",forfeit,timeout," in csv_text
+    # games.egn: every game as EGN, forfeits with their fault, each replaying
+    egn_path = os.path.join(out, "games.egn")
+    read = [r for _, r in read_records(egn_path)]
+    assert read == list(game_records(journal_events(out), "tournament")) and len(read) == 20
+    text = open(egn_path).read()
+    assert '[Event "tournament"]' in text and '[Round "connect_four|' in text
+    assert '[End "forfeit"]' in text and '[FaultReason "timeout"]' in text
+    assert '[Seat0Name "' in text and "\n[Result" in text
+    assert main(["replay", egn_path]) == 0
     html = open(os.path.join(out, "report.html")).read()
     assert "id='plot-faults'" in html
 
