@@ -305,7 +305,7 @@ def test_a_port_in_use_is_one_line(tmp_path):
         port = s.getsockname()[1]
         out = subprocess.run(
             [sys.executable, "-c", "import sys; from easel.server.cli import main; "
-                                   "sys.exit(main())", "serve", "--port", str(port)],
+                                   "sys.exit(main())", "serve", "--port", str(port), "--no-http"],
             capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.returncode == 2
     assert out.stderr.strip().splitlines() == [
