@@ -39,7 +39,7 @@ def to_dict(message):
     out = {}
     for field, value in message.ListFields():
         name, write = plan[field]
-        out[name] = write(value)
+        out[name] = value if write is None else write(value)    # None: written as it is
     return out
 
 
@@ -80,7 +80,7 @@ def _writer(field):
         return write_map
     element = _element(field)
     if _repeated(field):
-        return lambda values: [element(v) for v in values]
+        return list if element is None else (lambda values: [element(v) for v in values])
     return element
 
 
@@ -107,14 +107,12 @@ def _element(field):
     if kind == FD.CPPTYPE_FLOAT:
         from google.protobuf.internal import type_checkers     # as json_format writes floats
         return lambda v: _double(v) if not math.isfinite(v) else type_checkers.ToShortestFloat(v)
-    return _same
-
-
-def _same(v):
-    return v
+    return None                     # int32, bool, string: JSON as they are
 
 
 def _double(v):
+    if v - v == 0:                  # finite (inf - inf and NaN - NaN are NaN)
+        return v
     if math.isnan(v):
         return "NaN"
     if math.isinf(v):

@@ -54,7 +54,7 @@ def send(client, method: str, body: bytes, binary: bool = False):
         r = client.post(f"/easel.v1.Engine/{method}", content=body,
                         headers={"Content-Type": f"application/{kind}",
                                  "Connect-Timeout-Ms": "10000"})
-    assert r.status_code < 500 or r.status_code in (503, 504), (r.status_code, r.text[:300])
+    assert r.status_code != 500, r.text[:300]       # internal, unknown: a bug
     if m.server_streaming and r.status_code == 200:
         data, i, last = r.content, 0, None
         while i < len(data):
