@@ -6,28 +6,17 @@ to another origin; with a token required, the page asks for it and then
 lists the games. A screenshot goes to the test's tmp_path."""
 from __future__ import annotations
 
-import os
-
 import pytest
 
+from browser import chromium
 from easel import engine
 from http_helpers import start
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
 def browser():
-    assert os.path.exists(CHROMIUM), (f"{CHROMIUM} is missing: apt-get install -y chromium "
-                                      "(.ci/run installs it)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def _open(browser, url):
