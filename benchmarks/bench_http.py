@@ -22,7 +22,6 @@ from __future__ import annotations
 import http.client
 import json
 import statistics
-import sys
 import time
 
 import grpc

@@ -24,7 +24,7 @@ import re
 import struct
 
 import grpc
-from google.protobuf import json_format
+from google.protobuf import json_format, message_factory
 
 from . import protojson
 from .errors import bounded, quote
@@ -199,7 +199,7 @@ def where_unparsable(descriptor, value, path: str = "", depth: int = 0) -> tuple
         return path, f"nested more than {MAX_JSON_DEPTH} messages deep"
     if not isinstance(value, dict):
         return path, f"must be a JSON object, got {type(value).__name__}"
-    cls = _message_class(descriptor)
+    cls = message_factory.GetMessageClass(descriptor)
     for key, item in value.items():
         field = _field_of(descriptor, key)
         where = f"{path}.{key}" if path else key
@@ -235,7 +235,3 @@ def where_unparsable(descriptor, value, path: str = "", depth: int = 0) -> tuple
             return where, _why(e)
     return "", ""
 
-
-def _message_class(descriptor):
-    from google.protobuf import message_factory
-    return message_factory.GetMessageClass(descriptor)

@@ -203,11 +203,12 @@ class Gateway:
     """The ASGI application (see the module text).
 
     servicers: {ServiceDescriptor: servicer}; limits: server.limits.Limits;
-    clients: who a call comes from is the servicers' business (they ask
-    `queue.clients.of(context)`), the gateway only hands them the peer and
-    the headers; auth_token: the server's token or token list (None: no
-    check); health: the health servicer (GET /healthz); web_dir: the web
-    app folder (None: no files)."""
+    pool: the worker threads the servicer methods run on; auth_token: the
+    server's token or token list (None: no check); health: the health
+    servicer (GET /healthz); web_dir: the web app folder (None: no files).
+    Who a call comes from is the servicers' business (they ask
+    `queue.clients.of(context)`): the gateway hands them the peer and the
+    Authorization header, nothing a client can make up."""
 
     def __init__(self, servicers: dict, limits, pool: futures.Executor, auth_token=None,
                  health=None, web_dir: str | None = WEB_DIR):

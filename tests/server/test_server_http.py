@@ -130,15 +130,16 @@ def _two_seats(call, **kw):
 
 
 def _played(call):
+    """A match of two client seats after its first step: (created, {seat: token}, submitted)."""
     made = _two_seats(call, allow_hints=True)
     tok = {t.seat: t.token for t in made.seat_tokens}
-    call("easel.v1.Matches", "SubmitAction", mpb.SubmitActionRequest(
+    submitted = call("easel.v1.Matches", "SubmitAction", mpb.SubmitActionRequest(
         match_id=made.match_id, token=tok[0], step=0, action=epb.Step(text="x3")))
-    return made, tok
+    return made, tok, submitted
 
 
 def _watch(call):
-    made, tok = _played(call)
+    made, tok, _ = _played(call)
     call("easel.v1.Matches", "Resign", mpb.ResignRequest(match_id=made.match_id, token=tok[1]))
     return call("easel.v1.Matches", "WatchMatch", mpb.WatchMatchRequest(
         match_id=made.match_id, from_step=0, positions=True))
@@ -168,9 +169,7 @@ SAMPLES = {
             position=record("connect_four", "x3", "o3"), settings=SEARCH)),
     "easel.v1.Engine/Analyze": _analyze,
     "easel.v1.Matches/CreateMatch": _two_seats,
-    "easel.v1.Matches/SubmitAction": lambda call: _played(call)[0] and call(
-        "easel.v1.Matches", "GetMatch", mpb.GetMatchRequest(
-            match_id=_played(call)[0].match_id, with_record=True)),
+    "easel.v1.Matches/SubmitAction": lambda call: _played(call)[2],
     "easel.v1.Matches/WatchMatch": _watch,
     "easel.v1.Matches/GetMatch": lambda call: call(
         "easel.v1.Matches", "GetMatch", mpb.GetMatchRequest(
