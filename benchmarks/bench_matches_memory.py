@@ -68,7 +68,7 @@ class Sampler(threading.Thread):
 def _serve(db: str):
     proc = subprocess.Popen(
         [sys.executable, "-c", "import sys; from easel.server.cli import main; sys.exit(main())",
-         "serve", "--port", "0", "--db", db, "--stream-stall-seconds", "2",
+         "serve", "--port", "0", "--no-http", "--db", db, "--stream-stall-seconds", "2",
          "--log-level", "WARNING"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
         env={**os.environ, **ENV})

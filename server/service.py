@@ -269,6 +269,8 @@ class EngineServer:
 
     def start(self) -> "EngineServer":
         self.server.start()
+        if getattr(self, "http", None) is not None:     # the HTTP face (server/http_server.py)
+            self.http.start()
         for name in ("", *getattr(self, "service_names", [SERVICE_NAME])):
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         return self
@@ -281,7 +283,11 @@ class EngineServer:
         self.queue.shutdown()
         if self.matches is not None:    # bots stop; open matches stay open in the database
             self.matches.stop()
+        if getattr(self, "http", None) is not None:
+            self.http.begin_stop(grace)
         self.server.stop(grace).wait()
+        if getattr(self, "http", None) is not None:
+            self.http.stop(grace)
         if getattr(self, "streams", None) is not None:
             self.streams.stop()
 
@@ -340,9 +346,12 @@ def build_server(port: int = 0, host: str = "127.0.0.1", limits: Limits | None =
     server.add_generic_rpc_handlers([lenient_handlers(pb.DESCRIPTOR.services_by_name["Engine"],
                                                       servicer)])
     names = [SERVICE_NAME]
+    servicers = {pb.DESCRIPTOR.services_by_name["Engine"]: servicer}
     if matches is not None:             # hosted matches (server/matches/)
         from .matches.service import SERVICE_NAME as MATCHES_NAME, add_matches
-        add_matches(server, matches, limits, queue, streams)
+        matches_servicer = add_matches(server, matches, limits, queue, streams)
+        from easel.v1 import matches_pb2
+        servicers[matches_pb2.DESCRIPTOR.services_by_name["Matches"]] = matches_servicer
         names.append(MATCHES_NAME)
     health_servicer = add_health(server, streams, limits)
     reflection.enable(server, (*names, HEALTH_NAME), streams, limits)
@@ -350,6 +359,9 @@ def build_server(port: int = 0, host: str = "127.0.0.1", limits: Limits | None =
                        matches)
     srv.service_names = names
     srv.streams = streams
+    srv.servicers = servicers           # {ServiceDescriptor: servicer}: the HTTP face calls these
+    srv.auth_token = auth_token
+    srv.http = None                     # server/http_server.py add_http
     return srv
 
 

@@ -1,6 +1,8 @@
 """`easel serve`: run the gRPC service easel.v1.Engine (with health checking
 and reflection) and easel.v1.Matches over its database, until SIGTERM or
-SIGINT, which drain the calls in flight.
+SIGINT, which drain the calls in flight. The same services answer over HTTP
+too (--http, default 127.0.0.1:8080; --no-http: gRPC only), in the Connect
+protocol's JSON shape, beside the web page (server/gateway.py).
 
 Exposed to a network: --tls-cert/--tls-key (and --tls-client-ca for mutual
 TLS), --auth-token-file for a bearer token, --data-dir for the data files
@@ -15,7 +17,11 @@ import sys
 import threading
 
 
+DEFAULT_HTTP = "127.0.0.1:8080"
+
+
 def add_parser(sub):
+    from easel.server.http_server import HttpLimits
     from easel.server.limits import Limits
     d = Limits()
     p = sub.add_parser("serve", help="serve the engine over gRPC (easel.v1.Engine)",
@@ -90,6 +96,20 @@ def add_parser(sub):
     p.add_argument("--max-replay", type=int, default=d.max_replayed_searches,
                    help="searches a play_as_bot call may redo to rebuild a bot the server "
                         "does not hold (default %(default)s)")
+    p.add_argument("--http", metavar="ADDR", default=DEFAULT_HTTP,
+                   help="also serve the services over HTTP (Connect protocol, JSON) and the "
+                        "web page on HOST:PORT (default %(default)s; port 0 picks a free one); "
+                        "the same TLS, token and limits apply (docs/serving.md)")
+    p.add_argument("--no-http", action="store_true", help="serve gRPC only")
+    p.add_argument("--http-max-connections", type=int, default=HttpLimits.max_connections,
+                   help="HTTP connections open at once; more are closed on accept "
+                        "(default %(default)s)")
+    p.add_argument("--http-request-seconds", type=float, default=HttpLimits.request_seconds,
+                   help="an HTTP request must arrive whole within this many seconds "
+                        "(default %(default)s)")
+    p.add_argument("--web-dir", metavar="DIR", default=None,
+                   help="the web app folder served at / on the HTTP port (default: the page "
+                        "shipped with easel)")
     p.add_argument("--grace", type=float, default=5.0,
                    help="seconds given to calls in flight on shutdown (default %(default)s)")
     p.add_argument("--log-level", default="INFO", help="logging level (default %(default)s)")
@@ -119,9 +139,23 @@ def _port_problem(host: str, port: int) -> str | None:
     return None
 
 
+def parse_address(text: str, flag: str) -> tuple[str, int]:
+    """HOST:PORT ([HOST]:PORT for IPv6) as (host, port); ValueError naming
+    the flag."""
+    host, sep, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise ValueError(f"{flag}: write HOST:PORT (e.g. {DEFAULT_HTTP}, [::1]:8080), got "
+                         f"{text!r}")
+    return host, int(port)
+
+
 def run(args) -> int:
     from easel.server.auth import check_files, read_token, read_tokens, server_credentials
+    import ssl
+
     from easel.server.datafiles import DataFiles
+    from easel.server.http_server import HttpLimits, add_http, ssl_context
     from easel.server.limits import Limits
     from easel.server.service import build_server
 
@@ -165,7 +199,14 @@ def run(args) -> int:
                         "(a token per client), not both")
         token = (read_token(args.auth_token_file, "--auth-token-file") if args.auth_token_file
                  else read_tokens(args.auth_tokens_file) if args.auth_tokens_file else None)
-    except ValueError as e:
+        http = None if args.no_http else parse_address(args.http, "--http")
+        http_limits = HttpLimits(max_connections=args.http_max_connections,
+                                 request_seconds=args.http_request_seconds)
+        if args.web_dir is not None and not os.path.isdir(args.web_dir):
+            return fail(f"--web-dir: {args.web_dir!r} is not a directory")
+        tls_http = (ssl_context(args.tls_cert, args.tls_key, args.tls_client_ca)
+                    if args.tls_cert and http else None)
+    except (ValueError, ssl.SSLError) as e:
         return fail(e)
     problem = _port_problem(args.host, args.port)     # before the database opens
     if problem:
@@ -190,7 +231,10 @@ def run(args) -> int:
     signal.signal(signal.SIGINT, on_signal)
     try:
         srv = build_server(port=args.port, host=args.host, limits=limits, files=files,
-                           credentials=credentials, auth_token=token, matches=matches).start()
+                           credentials=credentials, auth_token=token, matches=matches)
+        if http is not None:            # the HTTP face: same servicers, started with gRPC's
+            add_http(srv, *http, ssl_context=tls_http, limits=http_limits, web_dir=args.web_dir)
+        srv.start()
     except BaseException as e:
         if matches is not None:         # its bots stop; the database keeps every match
             matches.stop()
@@ -198,7 +242,8 @@ def run(args) -> int:
         if isinstance(e, OSError):
             return fail(e)
         raise
-    if token and credentials is None and args.host not in ("127.0.0.1", "::1", "localhost"):
+    hosts = {args.host, *([http[0]] if http else [])}
+    if token and credentials is None and hosts - {"127.0.0.1", "::1", "localhost"}:
         log.warning("a bearer token over a plain connection travels in clear: add --tls-cert")
     log.info("serving easel.v1.Engine%s on %s:%d (%s%s%s; data: %s)",
              " and easel.v1.Matches" if matches is not None else "", args.host, srv.port,
@@ -206,8 +251,13 @@ def run(args) -> int:
              ", client certificates" if args.tls_client_ca else "",
              ", bearer token" if isinstance(token, str) else
              f", {len(token)} named bearer tokens" if token else "", files.directory or "shipped", )
+    if srv.http is not None:
+        log.info("serving the same over HTTP on %s (Connect protocol, JSON; web page: %s; %s)",
+                 srv.http.url, args.web_dir or "shipped", srv.http.limits)
     log.info("limits: %s", limits)
     print(f"listening on {args.host}:{srv.port}", flush=True)
+    if srv.http is not None:
+        print(f"http on {srv.http.url}", flush=True)
     while not stopping.wait(0.5):
         pass
     log.info("shutting down: draining calls in flight (grace %.1f s)", args.grace)

@@ -50,7 +50,8 @@ class Server:
 
     def start(self):
         proc = subprocess.Popen(
-            [sys.executable, "-m", "easel.server.cli", "serve", "--port", "0", "--db", self.db,
+            [sys.executable, "-m", "easel.server.cli", "serve", "--port", "0", "--no-http",
+             "--db", self.db,
              "--bot-threads", "2", "--max-open-per-client", "100", "--log-level", "WARNING",
              "--grace", "0"],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

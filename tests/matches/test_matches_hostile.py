@@ -139,7 +139,8 @@ def _serve(tmp_path, *args):
     """`easel serve` in a subprocess on a free port: (process, address)."""
     proc = subprocess.Popen(
         [sys.executable, "-c", "import sys; from easel.server.cli import main; sys.exit(main())",
-         "serve", "--port", "0", "--db", str(tmp_path / "m.sqlite3"), "--bot-threads", "1",
+         "serve", "--port", "0", "--no-http", "--db", str(tmp_path / "m.sqlite3"),
+         "--bot-threads", "1",
          *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     line = proc.stdout.readline()
     assert line.startswith("listening on "), (line, proc.stderr.read() if proc.poll() else "")

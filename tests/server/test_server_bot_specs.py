@@ -109,7 +109,7 @@ def _easel(*args):
 
 
 def test_serve_checks_its_max_search_nodes():
-    out = _easel("serve", "--port", "0", "--no-matches", "--max-search-nodes", "512")
+    out = _easel("serve", "--port", "0", "--no-http", "--no-matches", "--max-search-nodes", "512")
     assert out.returncode == 2, out.stderr
     assert "max_search_nodes must be an integer from 1024" in out.stderr, out.stderr
     assert "--max-search-nodes" in _easel("serve", "--help").stdout

@@ -23,15 +23,19 @@ NODE_DIR = os.path.join(ROOT, "examples", "node")
 
 @pytest.fixture
 def served(tmp_path):
-    """`easel serve --port 0` in a subprocess; yields (process, port)."""
+    """`easel serve --port 0 --http 127.0.0.1:0` in a subprocess; yields
+    (process, port); `process.http` is the HTTP port's URL."""
     proc = subprocess.Popen(
         [sys.executable, "-c", "import sys; from easel.server.cli import main; sys.exit(main())",
          "serve", "--port", "0", "--max-searches", "2", "--grace", "3",
-         "--db", str(tmp_path / "matches.sqlite3")],
+         "--db", str(tmp_path / "matches.sqlite3"), "--http", "127.0.0.1:0"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     line = proc.stdout.readline()
     assert line.startswith("listening on 127.0.0.1:"), (line, proc.stderr.read())
     port = int(line.rsplit(":", 1)[1])
+    http = proc.stdout.readline()
+    assert http.startswith("http on http://127.0.0.1:"), (http, proc.stderr.read())
+    proc.http = http.split()[-1]
     yield proc, port
     if proc.poll() is None:
         proc.kill()
@@ -152,3 +156,41 @@ def test_suggest_command_in_process_takes_a_deck_path(tmp_path, capsys):
     assert main(["suggest", f"vangogh(deck={deck})", "--record", str(path),
                  "--iterations", "30"]) == 0
     assert "30 iterations" in capsys.readouterr().out
+
+
+def test_serve_answers_over_http_too_and_one_signal_stops_both(served):
+    """The README's command serves the page and the same services over HTTP;
+    SIGTERM drains both: an HTTP Analyze in flight gets its final report."""
+    import json
+    import struct
+    import threading
+
+    import httpx
+    proc, port = served
+    with httpx.Client(base_url=proc.http, timeout=30) as c:
+        assert c.get("/").status_code == 200
+        r = c.post("/easel.v1.Engine/NewGame", json={"game": "pig"})
+        assert r.status_code == 200 and r.json()["position"]["game"] == "pig"
+        body = json.dumps({"position": {"record": {"game": "connect_four"}},
+                           "reportIntervalMs": 30, "settings": {"budget": {"seconds": 15}}}).encode()
+        frames = []
+        with c.stream("POST", "/easel.v1.Engine/Analyze", content=struct.pack(">BI", 0, len(body))
+                      + body, headers={"Content-Type": "application/connect+json"}) as r:
+            buf = b""
+            signalled = False
+            for chunk in r.iter_raw():
+                buf += chunk
+                while len(buf) >= 5 and len(buf) >= 5 + struct.unpack_from(">BI", buf)[1]:
+                    flags, size = struct.unpack_from(">BI", buf)
+                    frames.append((flags, json.loads(buf[5:5 + size])))
+                    buf = buf[5 + size:]
+                if frames and not signalled:
+                    signalled = True
+                    threading.Timer(0.1, proc.send_signal, (signal.SIGTERM,)).start()
+    assert frames[-1] == (2, {})
+    assert frames[-2][1]["final"] and frames[-2][1]["stopReason"] == "STOP_REASON_SHUTDOWN"
+    assert proc.wait(timeout=15) == 0
+    log = proc.stderr.read()
+    assert f"on 127.0.0.1:{port}" in log and f"over HTTP on {proc.http}" in log
+    assert "NewGame game='pig' budget=- status=OK" in log
+

@@ -298,18 +298,22 @@ def test_bad_bot_options_do_not_leak_python_internals(stub, bot):
         assert internal not in e.value.details(), e.value.details()
 
 
-def test_a_port_in_use_is_one_line(tmp_path):
+@pytest.mark.parametrize("which", ["grpc", "http"])
+def test_a_port_in_use_is_one_line(tmp_path, which):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         s.listen(1)
         port = s.getsockname()[1]
+        ports = (["--port", str(port), "--no-http"] if which == "grpc" else
+                 ["--port", "0", "--no-matches", "--http", f"127.0.0.1:{port}"])
         out = subprocess.run(
             [sys.executable, "-c", "import sys; from easel.server.cli import main; "
-                                   "sys.exit(main())", "serve", "--port", str(port)],
+                                   "sys.exit(main())", "serve", *ports],
             capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.returncode == 2
+    what = " (HTTP)" if which == "http" else ""
     assert out.stderr.strip().splitlines() == [
-        f"easel serve: error: cannot listen on 127.0.0.1:{port}: address already in use"], \
+        f"easel serve: error: cannot listen on 127.0.0.1:{port}{what}: address already in use"], \
         out.stderr
 
 
@@ -317,6 +321,10 @@ def test_a_port_in_use_is_one_line(tmp_path):
     (["--tls-cert", "x.pem"], "--tls-cert and --tls-key go together"),
     (["--auth-token-file", "/no/such/token"], "cannot read the auth token file"),
     (["--data-dir", "/no/such/dir"], "is not a directory"),
+    (["--http", "nowhere"], "--http: write HOST:PORT"),
+    (["--http", "127.0.0.1:99999"], "--http: write HOST:PORT"),
+    (["--web-dir", "/no/such/dir"], "--web-dir: '/no/such/dir' is not a directory"),
+    (["--http-max-connections", "0"], "max_connections must be at least 1"),
 ])
 def test_serve_startup_errors_are_one_line(args, fragment):
     out = subprocess.run(

@@ -143,7 +143,7 @@ def test_serve_with_tls_and_token_from_the_command_line(pki, tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-c", "import sys; from easel.server.cli import main; sys.exit(main())",
          "serve", "--port", "0", "--tls-cert", pki["cert"], "--tls-key", pki["key"],
-         "--auth-token-file", str(token)],
+         "--auth-token-file", str(token), "--http", "127.0.0.1:0"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         line = proc.stdout.readline()
@@ -158,6 +158,16 @@ def test_serve_with_tls_and_token_from_the_command_line(pki, tmp_path):
         from easel.server.cli import main
         assert main(["suggest", "pig", "--iterations", "20", "--server", f"127.0.0.1:{port}",
                      "--tls-ca", pki["ca"], "--auth-token-file", str(token)]) == 0
+        # the HTTP port: the same certificate and the same token
+        url = proc.stdout.readline().split()[-1]
+        assert url.startswith("https://127.0.0.1:"), url
+        import httpx
+        import ssl
+        with httpx.Client(base_url=url, verify=ssl.create_default_context(cafile=pki["ca"])) as h:
+            path = "/easel.v1.Engine/NewGame"
+            assert h.post(path, json={"game": "pig"}).status_code == 401
+            r = h.post(path, json={"game": "pig"}, headers={"Authorization": "Bearer tok-123"})
+            assert r.status_code == 200 and r.json()["position"]["game"] == "pig"
     finally:
         proc.terminate()
         assert proc.wait(timeout=15) == 0

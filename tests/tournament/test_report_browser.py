@@ -22,10 +22,7 @@ import pytest
 from easel.search.tournament import config as config_mod
 from easel.search.tournament import runner
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+from browser import chromium
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 
 TOURNAMENTS = {
@@ -64,13 +61,8 @@ def reports(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    assert os.path.exists(CHROMIUM), (f"{CHROMIUM} is missing: apt-get install -y chromium "
-                                      "(.ci/run installs it)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 # What the page shows, read in the browser: boxes in CSS pixels, computed colours.

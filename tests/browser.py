@@ -1,0 +1,32 @@
+"""Headless Chromium for the tests that look at a page as a person would
+(tests/tournament/test_report_browser.py, tests/server/test_server_http_page.py):
+Debian's /usr/bin/chromium driven by Playwright, never Playwright's own
+browser download; .ci/run installs it.
+
+    @pytest.fixture(scope="module")
+    def browser():
+        with chromium() as b:
+            yield b
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+@contextlib.contextmanager
+def chromium():
+    assert os.path.exists(CHROMIUM), (f"{CHROMIUM} is missing: apt-get install -y chromium "
+                                      "(.ci/run installs it)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
