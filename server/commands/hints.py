@@ -77,15 +77,19 @@ def has_chance(analysis) -> bool:
 
 
 def note(analysis, stop_reason: int | None = None) -> str:
-    """What a person should know of the ranking's reliability ("" when the
-    answer is a bot's single move)."""
+    """What a person should know of the ranking's reliability: whether the
+    two leading turns are told apart (said even when one row is shown, for
+    the server compares the first two whatever it sends); "" for a bot's
+    single move."""
     from easel.v1 import engine_pb2 as pb
-    if not analysis.HasField("leaders_apart") or len(analysis.candidates) < 2:
+    if not analysis.HasField("leaders_apart"):
         return ""
     it = f"{analysis.iterations:,} iterations"
     if not analysis.leaders_apart:
         return (f"The top two are within noise after {it}: either may be the better; "
                 f"search longer (--iterations, --time) to tell them apart.")
+    if len(analysis.candidates) < 2:        # one row: nothing to tell it from on the page
+        return ""
     if stop_reason == pb.STOP_REASON_TOLD_APART:
         return f"The two leading turns were told apart after {it}, and the search stopped there."
     return "The two leading turns are told apart."

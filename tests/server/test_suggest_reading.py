@@ -229,6 +229,15 @@ def test_a_short_search_says_its_leaders_are_within_noise(tmp_path, capsys):
     assert "The top two are within noise after 500 iterations" in out
 
 
+def test_one_row_still_says_the_leaders_are_within_noise(tmp_path, capsys):
+    path = record_file(tmp_path, starving_artists_close())
+    code, out, err = run_cli(capsys, "suggest", "starving_artists", "--record", path,
+                             "--iterations", "500", "--seed", "1", "--top", "1")
+    assert code == 0, err
+    assert len(parse_rows(out)) == 1
+    assert "The top two are within noise after 500 iterations" in out
+
+
 def test_with_no_budget_the_search_tells_its_leaders_apart(tmp_path, capsys, make_server):
     srv = make_server(default_iterations=100_000, default_seconds=600.0)
     path = record_file(tmp_path, starving_artists_close())
