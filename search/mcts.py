@@ -232,7 +232,30 @@ class Search:
     def root(self):
         return self._root.clone()
 
+    def until_apart(self, max_iterations: int):
+        """The default budget of a hint: a search/separation.py `UntilApart`,
+        whose `.run()` grows this search until its two leading candidates are
+        told apart, or `max_iterations` in all."""
+        from .separation import UntilApart
+        return UntilApart(self, max_iterations)
+
     # -- reading -------------------------------------------------------------
+    def value_range(self) -> tuple[float, float]:
+        """The scale of every value this search reports (`Candidate.value`,
+        `values`, and their intervals): the game's returns, [min_utility,
+        max_utility], widened by `margin_weight` each way when the tree adds
+        the score-margin term (search/_mcts.pyx: the margin over the best
+        other player divided by the game's score scale, clamped to [-1, 1],
+        times margin_weight; only in games with scores and several players)."""
+        game = self.game
+        facts = game.facts()
+        low, high = float(facts.min_utility), float(facts.max_utility)
+        w = float(self.options["margin_weight"])
+        if (w > 0 and game.entry.capabilities.scores and facts.score_scale > 0
+                and game.num_players() > 1):
+            low, high = low - w, high + w
+        return low, high
+
     def _first_visits(self, legal) -> dict[int, int]:
         """Visits of each first action legal in the real position (the
         root's children), over all trees."""

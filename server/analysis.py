@@ -41,6 +41,9 @@ class Plan:
     top_k: int | None
     options: dict = field(default_factory=dict)   # other mcts keys (uct_c, form, ...) and
                                                   # the server's max_nodes
+    # No budget was given: search until the two leading candidates are told
+    # apart (search/separation.py), `iterations` and `seconds` being the cap.
+    until_apart: bool = False
 
 
 # mcts spec keys that the request's own fields override
@@ -48,12 +51,16 @@ _BUDGET_KEYS = ("iterations", "time", "threads", "seed")
 
 
 def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settings",
-         as_bot: bool = False) -> Plan:
+         as_bot: bool = False, until_cancelled: bool = False) -> Plan:
     """The request's search, checked against `limits`. `as_bot`: the call
     plays as a bot (SearchSettings.play_as_bot, server/bot_replay.py): a
     spec with no budget takes the bot's own default, and an MCTS spec may set
     the bot's options (reuse, early_stop, ...) besides the search's. Only the
-    calls that can play as a bot pass it; elsewhere play_as_bot is refused."""
+    calls that can play as a bot pass it; elsewhere play_as_bot is refused.
+    `until_cancelled` (AnalyzeRequest.until_cancelled): no budget may be
+    given, and the search runs to this server's largest one.
+    Otherwise a request with no budget searches until its leading
+    candidates are told apart, the server's default budget being the cap."""
     if settings.play_as_bot and not as_bot:
         raise InvalidArgument(f"{field}.play_as_bot", "only Suggest plays as a bot; this call "
                                                       "analyses the position (leave it unset)")
@@ -78,8 +85,19 @@ def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settin
         if seconds > limits.max_seconds:
             raise InvalidArgument(where_s, f"{seconds:g} s is over this server's limit of "
                                            f"{limits.max_seconds:g} s")
+    if until_cancelled:
+        if iterations is not None or seconds is not None:
+            raise InvalidArgument("until_cancelled", f"searches until the call is cancelled: "
+                                                     f"give no budget with it (none in "
+                                                     f"{field}.budget, nor in the bot spec)")
+        iterations, seconds = limits.max_iterations, limits.max_seconds
+    until_apart = False
     if iterations is None and seconds is None:
         iterations = limits.default_iterations
+        until_apart = not as_bot
+        if until_apart:            # the cap, never above what a request may ask
+            iterations = min(iterations, limits.max_iterations)
+            seconds = min(limits.default_seconds, limits.max_seconds)
         if as_bot:                   # the bot's own budget, as it plays locally
             from easel.search.mcts import BOT_ITERATIONS
             iterations = BOT_ITERATIONS
@@ -115,9 +133,11 @@ def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settin
         args.update(seed=seed, threads=threads)
         args.pop("iterations", None)
         args.pop("time", None)
-        if iterations is not None:
+        # The spec says the budget it searched with; with none given it is
+        # the stopping rule's, whose caps (iterations, seconds) it leaves out.
+        if iterations is not None and not until_apart:
             args["iterations"] = iterations
-        if seconds is not None:
+        if seconds is not None and not until_apart:
             args["time"] = seconds
     else:
         args["seed"] = seed
@@ -130,7 +150,8 @@ def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settin
         raise Unimplemented(f"{field}.bot", f"{game.name} has no fast core yet, and the "
                                             f"MCTS search needs one; try bot 'random'")
     return Plan(bot=canonical, mcts=mcts, iterations=iterations, seconds=seconds, seed=seed,
-                threads=threads, top_k=settings.num_candidates or None, options=options)
+                threads=threads, top_k=settings.num_candidates or None, options=options,
+                until_apart=until_apart and mcts)
 
 
 def _clean(e: Exception) -> str:
@@ -175,9 +196,10 @@ def _new_search(plan: Plan, state):
 
 
 def _run_chunk(search, plan: Plan, started: float, chunk_seconds: float | None,
-               deadline: float | None) -> bool:
+               deadline: float | None, rule=None) -> bool:
     """Run until the chunk, the budget or the deadline ends; True if the
-    budget is spent."""
+    budget is spent. `rule` (search/separation.py `UntilApart`, for a plan
+    `until_apart`): run by it, which also ends once the leaders are apart."""
     left_it = None
     if plan.iterations is not None:
         left_it = plan.iterations - search.iterations
@@ -194,25 +216,56 @@ def _run_chunk(search, plan: Plan, started: float, chunk_seconds: float | None,
     if deadline is not None:
         limits.append(max(deadline - time.monotonic(), 1e-4))
     time_limit = min(limits) if limits else None
-    search.run(iterations=left_it, time_limit=time_limit)
+    if rule is not None:
+        if rule.run(time_limit=time_limit):
+            return True
+    else:
+        search.run(iterations=left_it, time_limit=time_limit)
     if plan.iterations is not None and search.iterations >= plan.iterations:
         return True
     return plan.seconds is not None and time.monotonic() - started >= plan.seconds - 1e-4
 
 
 def _search_through(plan: Plan, state, control: SearchControl, deadline: float | None):
-    """A search of `state` run until its budget is spent, the server shuts
-    down (it still answers) or the call ends (DeadlineExceeded, Cancelled)."""
+    """A search of `state` run until its budget is spent (or, with no budget,
+    its leaders are told apart), the server shuts down (it still answers) or
+    the call ends (DeadlineExceeded, Cancelled). (search, stopping rule or
+    None)."""
     search = _new_search(plan, state)
     control.attach(search)
+    rule = search.until_apart(plan.iterations) if plan.until_apart else None
     started = time.monotonic()
     while not control.stopped:
-        if _run_chunk(search, plan, started, None, deadline):
+        if _run_chunk(search, plan, started, None, deadline, rule):
             break
         if deadline is not None and time.monotonic() >= deadline:
             control.stop("deadline")
     _raise_if_ended(control, search)
-    return search
+    return search, rule
+
+
+def _stop_reason(control: SearchControl, rule) -> int:
+    if control.reason == "shutdown":
+        return pb.STOP_REASON_SHUTDOWN
+    return pb.STOP_REASON_TOLD_APART if rule is not None and rule.apart else pb.STOP_REASON_BUDGET
+
+
+def _separation(search, a, rule=None):
+    """Whether the leaders of `a` (an analysis of `search`, best first) are
+    told apart: the stopping rule's last check when it was made at this
+    very iteration, else read now (from `a` when it holds the first two)."""
+    from easel.search.separation import told_apart
+    sep = rule.separation if rule is not None else None
+    if sep is not None and sep.iterations == search.iterations:
+        return sep
+    cands = a.candidates if len(a.candidates) >= 2 else search.analysis(top_k=2).candidates
+    return told_apart(cands, search.value_range(), search.iterations)
+
+
+def answer(search, a, plan: Plan, rule=None) -> pb.Analysis:
+    """The message of `a`, an analysis of `search` made for `plan` (`rule`:
+    the plan's stopping rule, if it has one)."""
+    return to_proto(a, plan.bot, search.value_range(), _separation(search, a, rule).apart)
 
 
 def suggest(plan: Plan, state, control: SearchControl, deadline: float | None = None):
@@ -222,10 +275,9 @@ def suggest(plan: Plan, state, control: SearchControl, deadline: float | None = 
     (STOP_REASON_SHUTDOWN). The analysis has at least one candidate."""
     if not plan.mcts:
         return bot_move(plan, state), pb.STOP_REASON_NO_SEARCH
-    search = _search_through(plan, state, control, deadline)
+    search, rule = _search_through(plan, state, control, deadline)
     result = _at_least_one(search, plan.top_k, control, deadline)
-    reason = pb.STOP_REASON_SHUTDOWN if control.reason == "shutdown" else pb.STOP_REASON_BUDGET
-    return to_proto(result, plan.bot), reason
+    return answer(search, result, plan, rule), _stop_reason(control, rule)
 
 
 def _at_least_one(search, top_k, control: SearchControl, deadline):
@@ -270,21 +322,23 @@ def analyze(plan: Plan, state, control: SearchControl, interval: float,
         return
     search = _new_search(plan, state)
     control.attach(search)
+    rule = search.until_apart(plan.iterations) if plan.until_apart else None
     started = time.monotonic()
     if plan.top_k is not None and report_top_k is not None:
         report_top_k = min(report_top_k, plan.top_k)
     while True:
-        done = _run_chunk(search, plan, started, interval, deadline)
+        done = _run_chunk(search, plan, started, interval, deadline, rule)
         if deadline is not None and time.monotonic() >= deadline:
             control.stop("deadline")
         _raise_if_ended(control, search)
         if done or control.reason == "shutdown":
-            final = to_proto(_at_least_one(search, plan.top_k, control, deadline), plan.bot)
-            yield final, True, (pb.STOP_REASON_BUDGET if done else pb.STOP_REASON_SHUTDOWN)
+            final = answer(search, _at_least_one(search, plan.top_k, control, deadline), plan,
+                            rule)
+            yield final, True, _stop_reason(control, rule)
             return
         report = search.analysis(top_k=report_top_k)
         if report.candidates:        # a report names a move, or waits for the next chunk
-            yield to_proto(report, plan.bot), False, pb.STOP_REASON_UNSPECIFIED
+            yield answer(search, report, plan, rule), False, pb.STOP_REASON_UNSPECIFIED
 
 
 def follow_plan(plan: Plan, turn_state, taken: list[int], control: SearchControl,
@@ -294,7 +348,7 @@ def follow_plan(plan: Plan, turn_state, taken: list[int], control: SearchControl
     turns that begin with the decisions `taken` since, and give each as the
     rest of its turn. (analysis, stop reason), or None when no planned turn
     begins with `taken` (the caller then searches the position itself)."""
-    search = _search_through(plan, turn_state, control, deadline)
+    search, rule = _search_through(plan, turn_state, control, deadline)
     a = search.analysis(top_k=None)
     k = len(taken)
     kept = []
@@ -306,11 +360,12 @@ def follow_plan(plan: Plan, turn_state, taken: list[int], control: SearchControl
             kept.append(c)
     if not kept:
         return None
+    from easel.search.separation import told_apart
+    apart = told_apart(kept, search.value_range(), search.iterations).apart
     a.candidates = kept if plan.top_k is None else kept[:plan.top_k]
-    out = to_proto(a, plan.bot)
+    out = to_proto(a, plan.bot, search.value_range(), apart)
     out.plan_move_number = turn_state.move_number()
-    reason = pb.STOP_REASON_SHUTDOWN if control.reason == "shutdown" else pb.STOP_REASON_BUDGET
-    return out, reason
+    return out, _stop_reason(control, rule)
 
 
 def bot_move(plan: Plan, state) -> pb.Analysis:
@@ -319,21 +374,28 @@ def bot_move(plan: Plan, state) -> pb.Analysis:
     action = bot.step(state.clone())
     text = state.action_to_string(action)
     out = pb.Analysis(player=state.current_player(), bot=plan.bot)
-    out.candidates.add(id=action, text=text, rank=1, turn_length=1,
-                       pv=[pb.PvStep(id=action, text=text, player=state.current_player())])
+    step = pb.PvStep(id=action, text=text, player=state.current_player())
+    out.candidates.add(id=action, text=text, rank=1, turn_length=1, pv=[step], turn=[step],
+                       turn_text=text)
     return out
 
 
-def to_proto(a, bot: str) -> pb.Analysis:
+def to_proto(a, bot: str, value_range: tuple[float, float], leaders_apart: bool
+             ) -> pb.Analysis:
+    """A search's analysis as the message; `value_range` is the scale of its
+    values (Search.value_range), `leaders_apart` whether its first two
+    candidates are told apart (search/separation.py)."""
     out = pb.Analysis(player=a.player, iterations=a.iterations, elapsed_seconds=a.elapsed,
-                      bot=bot)
+                      bot=bot, value_min=value_range[0], value_max=value_range[1],
+                      leaders_apart=leaders_apart)
     for rank, c in enumerate(a.candidates, start=1):
+        turn = [_pv_step(s) for s in c.turn]
         out.candidates.add(
             id=c.action, text=c.text, rank=rank, visits=c.visits, win_probability=c.win_prob,
             value=c.value, values=list(c.values),
             expected_scores=list(c.scores) if c.scores is not None else [],
             confidence_half_width=c.ci, turn_length=len(c.turn),
-            pv=[_pv_step(s) for s in list(c.turn) + list(c.pv)])
+            pv=turn + [_pv_step(s) for s in c.pv], turn=turn, turn_text=c.turn_text)
     return out
 
 

@@ -196,7 +196,7 @@ def play(plan: analysis.Plan, state, control: SearchControl, limits, cache: BotC
     if cache is not None and not control.stopped:
         cache.put(_key(state.get_game(), plan.bot, me, origin, history), bot)
     reason = pb.STOP_REASON_SHUTDOWN if control.reason == "shutdown" else pb.STOP_REASON_BUDGET
-    return analysis.to_proto(found, plan.bot), reason
+    return analysis.answer(search, found, plan), reason
 
 
 def _cheap_bot_move(plan: analysis.Plan, state) -> pb.Analysis:

@@ -13,6 +13,7 @@ COMMANDS = [
     "easel.server.commands.bots",
     "easel.server.commands.serve",
     "easel.server.commands.suggest",
+    "easel.server.commands.analyze",
     "easel.server.commands.arena",
     "easel.server.commands.bound",
     "easel.server.commands.replay",

@@ -36,7 +36,11 @@ class Limits:
     max_waiting_per_client: int = 16       # searches waiting for a slot, one client
     max_threads: int = os.cpu_count() or 1  # per search
     max_message_bytes: int = 4 * 1024 * 1024
-    default_iterations: int = 10_000       # when a request sets no budget
+    # A request that sets no budget searches until its two leading candidates
+    # are told apart (search/separation.py), at most this many iterations and
+    # seconds.
+    default_iterations: int = 100_000
+    default_seconds: float = 10.0
     default_report_ms: int = 200
     default_report_candidates: int = 3     # candidates in Analyze's intermediate reports
     max_data_bytes: int = DATA_FILES.limit  # a data file a game option names (at most this)
@@ -66,7 +70,8 @@ class Limits:
                      "max_replayed_searches", "bot_cache_entries", "bot_cache_nodes"):
             if getattr(self, name) < 0:
                 raise ValueError(f"limit {name} must be at least 0")
-        for name in ("max_seconds", "reflection_idle_seconds", "stream_stall_seconds"):
+        for name in ("max_seconds", "default_seconds", "reflection_idle_seconds",
+                     "stream_stall_seconds"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"limit {name} must be positive")
         nodes = MCTS["max_nodes"]

@@ -221,7 +221,8 @@ class EngineServicer(pb_grpc.EngineServicer):
             raise InvalidArgument("report_candidates",
                                   f"must be 0 (default) or more, got {request.report_candidates}")
         report_k = request.report_candidates or self.limits.default_report_candidates
-        plan = analysis.plan(request.settings, state.get_game(), self.limits)
+        plan = analysis.plan(request.settings, state.get_game(), self.limits,
+                             until_cancelled=request.until_cancelled)
         if not plan.mcts:
             msg = pb.AnalyzeResponse(analysis=analysis.bot_move(plan, state), final=True,
                                      stop_reason=pb.STOP_REASON_NO_SEARCH)

@@ -186,9 +186,15 @@ class EngineClient:
             timeout=self._timeout(timeout))
 
     def analyze(self, game: str, steps=(), report_interval_ms: int = 0, timeout=None,
-                **search):
-        """The stream of AnalyzeResponse messages (call .cancel() on it to stop)."""
+                position_msg: pb.Position | None = None, report_candidates: int = 0,
+                until_cancelled: bool = False, **search):
+        """The stream of AnalyzeResponse messages (call .cancel() on it to stop).
+        position_msg: as for `suggest`; report_candidates, until_cancelled: see
+        AnalyzeRequest."""
+        pos = position_msg if position_msg is not None else position(game, steps)
         return self.stub.Analyze(
-            pb.AnalyzeRequest(position=position(game, steps), settings=settings(**search),
-                              report_interval_ms=report_interval_ms),
+            pb.AnalyzeRequest(position=pos, settings=settings(**search),
+                              report_interval_ms=report_interval_ms,
+                              report_candidates=report_candidates,
+                              until_cancelled=until_cancelled),
             timeout=self._timeout(timeout))

@@ -23,10 +23,11 @@ def read_file(path: str, what: str) -> bytes:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as e:
         raise ValueError(f"cannot read the {what} {path!r}: {e.strerror}") from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):      # before fdopen, which refuses a directory itself
+        os.close(fd)
+        raise ValueError(f"the {what} {path!r} is not a regular file")
     with os.fdopen(fd, "rb") as f:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise ValueError(f"the {what} {path!r} is not a regular file")
         if st.st_size > MAX_FILE_BYTES:
             raise ValueError(f"the {what} {path!r} is over {MAX_FILE_BYTES} bytes")
         try:

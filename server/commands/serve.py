@@ -54,7 +54,12 @@ def add_parser(sub):
                         "worlds, for requests and bot seats alike: 32 bytes each, 288 inside "
                         "the turn being searched (default %(default)s)")
     p.add_argument("--default-iterations", type=int, default=d.default_iterations,
-                   help="budget of a request that sets none (default %(default)s)")
+                   help="a request that sets no budget searches until its two leading "
+                        "candidates are told apart, at most this many iterations "
+                        "(default %(default)s)")
+    p.add_argument("--default-seconds", type=float, default=d.default_seconds,
+                   help="a request that sets no budget searches at most this many seconds "
+                        "(default %(default)s)")
     p.add_argument("--data-dir", metavar="DIR", default=None,
                    help="the data files (decks, ...) game options may name, by file name; "
                         "default: the data shipped with each game")
@@ -176,6 +181,7 @@ def run(args) -> int:
                         max_data_bytes=args.max_data_bytes,
                         replay_cache_entries=args.replay_cache,
                         default_iterations=args.default_iterations,
+                        default_seconds=args.default_seconds,
                         max_analyze_streams=args.max_analyze_streams,
                         max_health_watches=args.max_health_watches,
                         max_reflection_streams=args.max_reflection_streams,

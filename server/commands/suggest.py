@@ -17,7 +17,14 @@ out), --game-index K picks the game of a file of several, and --at N searches
 the position after move N, numbered as the EGN text numbers its moves (the
 end of the record by default).
 --position TEXT gives the position in the game's table notation instead (for
-games that have one).
+games that have one); --position-file FILE reads that notation from a file.
+
+With no budget (--iterations, --time) the search runs until its two leading
+turns are told apart, within the server's default cap (search/separation.py),
+and the output says when they were not. The answer is a row per whole turn:
+win probability, visits, expected scores, the turn's steps and the line of
+play after it (server/commands/hints.py; README, "Reading a hint"). --json
+prints the SuggestResponse in protobuf's JSON mapping instead.
 
 The private in-process server accepts data-file paths in game options (it
 is this user's own command), and only from this process: it listens on a
@@ -25,15 +32,25 @@ loopback port and requires a random bearer token.
 """
 from __future__ import annotations
 
+import argparse
+import math
 import sys
 
 from easel.engine import userfiles
 from easel.engine.errors import StateFormatError
+from easel.client.credentials import MAX_FILE_BYTES as MAX_POSITION_BYTES
 from easel.server.commands import bot_help, connection
 
 
 def add_parser(sub):
     p = sub.add_parser("suggest", help="suggest moves for a position (gRPC client)")
+    add_arguments(p)
+    p.set_defaults(func=run, ask=ask)
+
+
+def add_arguments(p):
+    """The position, search and server arguments of `suggest` (and of
+    `analyze`, which asks for the same search as a stream)."""
     p.add_argument("game", nargs="?", default=None,
                    help="game string, e.g. connect_four or 'pig(players=3)' (from the record "
                         "when --record is a records file)")
@@ -49,18 +66,65 @@ def add_parser(sub):
                         "in file order")
     p.add_argument("--position", metavar="TEXT", default=None,
                    help="the position in the game's table notation (instead of --record)")
-    p.add_argument("--iterations", type=int, default=None, help="iteration budget")
-    p.add_argument("--time", type=float, default=None, help="time budget in seconds")
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--threads", type=int, default=0)
-    p.add_argument("--top", type=int, default=5, help="candidates to show (0: all)")
+    p.add_argument("--position-file", metavar="FILE", default=None,
+                   help="the position in the game's table notation, read from FILE (a regular "
+                        f"file of at most {MAX_POSITION_BYTES} bytes)")
+    p.add_argument("--iterations", type=at_least(1), default=None,
+                   help="iteration budget (default: until the two leading turns are told "
+                        "apart, within the server's cap)")
+    p.add_argument("--time", type=seconds, default=None,
+                   help="time budget in seconds (default: as for --iterations)")
+    p.add_argument("--seed", type=at_least(0), default=None)
+    p.add_argument("--threads", type=at_least(0), default=0)
+    p.add_argument("--top", type=at_least(0), default=5, help="candidates to show (0: all)")
     p.add_argument("--bot", default="", help="bot spec (default mcts)")
     p.add_argument("--server", metavar="HOST:PORT", default=None,
                    help="ask this server (default: start one in-process)")
     connection.add_arguments(p)
-    p.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the answer as JSON (protobuf's JSON mapping of the response)")
     bot_help.add_bot_help(p)
-    p.set_defaults(func=run)
+
+
+def at_least(low: int):
+    """An argparse type: an integer of at least `low` (argparse names the
+    option and exits with status 2)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        return value
+    return parse
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
+def read_position_file(path: str) -> str:
+    """The table notation in --position-file: a regular file (not a FIFO or
+    a device, which could block or never end) of at most MAX_POSITION_BYTES,
+    UTF-8 text; errors name the flag and the file."""
+    from easel.client.credentials import read_file
+    try:
+        data = read_file(path, "position file")
+    except ValueError as e:
+        raise connection.ClientOptionsError(f"--position-file: {e}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise connection.ClientOptionsError(f"--position-file: {path!r} is not UTF-8 text "
+                                            f"(byte {e.start})") from None
 
 
 def _need_game(args) -> str:
@@ -134,7 +198,6 @@ def run(args) -> int:
     import secrets
 
     import grpc
-    from google.protobuf import json_format
 
     from easel.v1 import engine_pb2 as pb
     from easel.client import EngineClient
@@ -161,6 +224,13 @@ def run(args) -> int:
     position_msg = None
     if args.position is not None:
         position_msg = pb.Position(notation=pb.TableNotation(game=args.game, text=args.position))
+    if args.position_file is not None:
+        if args.position is not None or args.record:
+            print(f"easel {args.command}: error: give one of --record, --position and "
+                  f"--position-file", file=sys.stderr)
+            return 2
+        position_msg = pb.Position(notation=pb.TableNotation(
+            game=args.game, text=read_position_file(args.position_file)))
     local = None
     target = args.server
     if target is None:
@@ -168,31 +238,37 @@ def run(args) -> int:
         from easel.server.service import build_server
         options["token"] = secrets.token_urlsafe(24)
         local = build_server(port=0, files=DataFiles(allow_paths=True),
-                             auth_token=options["token"]).start()
+                             auth_token=options["token"],
+                             limits=getattr(args, "private_limits", None)).start()
         target = f"127.0.0.1:{local.port}"
     try:
         with EngineClient(target, timeout=None, **options) as client:
             try:
-                a = client.suggest(args.game, steps, position_msg=position_msg,
-                                   iterations=args.iterations,
-                                   seconds=args.time, seed=args.seed, threads=args.threads,
-                                   num_candidates=args.top, bot=args.bot)
+                return args.ask(client, args, steps, position_msg)
             except grpc.RpcError as e:
-                print(f"easel suggest: {e.code().name}: {e.details()}"
+                print(f"easel {args.command}: {e.code().name}: {e.details()}"
                       f"{connection.hint(e, args)}", file=sys.stderr)
                 return 2
     finally:
         if local is not None:
             local.stop(grace=0)
+
+
+def search_settings(args) -> dict:
+    """The search the command's arguments ask for, as EngineClient takes it."""
+    return dict(iterations=args.iterations, seconds=args.time, seed=args.seed,
+                threads=args.threads, num_candidates=args.top, bot=args.bot)
+
+
+def ask(client, args, steps, position_msg) -> int:
+    """`easel suggest`: one Suggest, printed as rows (or JSON)."""
+    from google.protobuf import json_format
+
+    from easel.server.commands import hints
+    r = client.suggest_response(args.game, steps, position_msg=position_msg,
+                                **search_settings(args))
     if args.json:
-        print(json_format.MessageToJson(a, always_print_fields_with_no_presence=True))
-        return 0
-    print(f"player {a.player} to move; {a.iterations} iterations in {a.elapsed_seconds:.3f} s "
-          f"({a.bot})")
-    for c in a.candidates:
-        scores = (" scores " + "/".join(f"{s:.1f}" for s in c.expected_scores)
-                  if c.expected_scores else "")
-        pv = " ".join(("*" if s.is_chance else "") + s.text for s in c.pv)
-        print(f"{c.rank:2d}. {c.text:<12} visits {c.visits:<7d} win {c.win_probability:5.1%} "
-              f"value {c.value:+.3f} ±{c.confidence_half_width:.3f}{scores}  pv: {pv}")
+        print(json_format.MessageToJson(r, always_print_fields_with_no_presence=True))
+    else:
+        print(hints.render(r.analysis, r.position.game, r.stop_reason))
     return 0

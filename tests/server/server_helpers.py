@@ -23,3 +23,17 @@ def assert_status(excinfo, code, *fragments):
     assert err.code() == code, f"{err.code()} {err.details()}"
     for f in fragments:
         assert f in err.details(), f"{f!r} not in {err.details()!r}"
+
+
+def opening(spec: str, seed: int = 1) -> list[int]:
+    """The steps of the game's opening draws (chance only), drawn with `seed`."""
+    import random
+
+    from easel import engine
+    state = engine.load_game(spec).new_initial_state()
+    rng = random.Random(seed)
+    steps = []
+    while state.is_chance_node():
+        steps.append(engine.draw_outcome(state, rng))
+        state.apply_action(steps[-1])
+    return steps

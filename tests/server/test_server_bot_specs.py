@@ -115,7 +115,7 @@ def test_serve_checks_its_max_search_nodes():
     assert "--max-search-nodes" in _easel("serve", "--help").stdout
 
 
-@pytest.mark.parametrize("command", ["suggest", "arena", "play", "tournament"])
+@pytest.mark.parametrize("command", ["suggest", "analyze", "arena", "play", "tournament"])
 def test_help_of_commands_taking_specs_lists_every_option(command):
     out = _easel(command, "--help")
     assert out.returncode == 0, out.stderr

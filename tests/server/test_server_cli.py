@@ -77,9 +77,9 @@ def test_suggest_command_in_process(tmp_path, capsys):
     assert main(["suggest", "connect_four", "--record", str(path), "--iterations", "800",
                  "--seed", "1", "--top", "3"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("player 0 to move; 800 iterations")
-    lines = out.splitlines()[1:]
-    assert len(lines) == 3 and lines[0].split()[:2] == ["1.", "x3"]
+    assert out.startswith("connect_four: player 1 to move; 800 iterations")
+    rows = [ln.split() for ln in out.splitlines() if ln[:4].strip().isdigit()]
+    assert len(rows) == 3 and rows[0][0] == "1" and rows[0][-1] == "x3"
 
 
 def test_suggest_command_reads_serialized_states(tmp_path, capsys):
@@ -105,7 +105,7 @@ def test_suggest_command_against_a_server(served, tmp_path, capsys):
     assert "INVALID_ARGUMENT" in err and "position.record.steps[1].text" in err
     assert main(["suggest", "connect_four", "--time", "0.1",
                  "--server", f"127.0.0.1:{port}"]) == 0
-    assert "player 0 to move" in capsys.readouterr().out
+    assert "player 1 to move" in capsys.readouterr().out
 
 
 def _node_ready():

@@ -422,6 +422,6 @@ def test_notation_is_wired_for_any_game_that_declares_it(stub, monkeypatch, caps
         timeout=10)
     assert r.analysis.player == 1
     assert main(["suggest", "pig", "--position", text, "--iterations", "50"]) == 0
-    assert capsys.readouterr().out.startswith("player 1 to move; 50 iterations")
+    assert capsys.readouterr().out.startswith("pig: player 2 to move; 50 iterations")
     assert main(["suggest", "connect_four", "--position", "x"]) == 2
     assert "connect_four has no table notation" in capsys.readouterr().err
