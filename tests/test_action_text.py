@@ -146,8 +146,8 @@ def test_a_terminal_state_refuses_every_text(impl):
 
 
 def test_a_codec_that_reads_loose_text_cannot_register():
-    from easel.engine.kit import Capabilities, GameEntry, GameHooks, register
-    from easel.engine.registry import unregister
+    from easel.engine.kit import Capabilities, GameEntry, GameHooks
+    from easel.engine.registry import register, unregister
 
     from kit_fakes import facts
     loose = types.ModuleType("loose_codec_for_test")
