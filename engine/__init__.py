@@ -8,7 +8,7 @@
 from .chance import draw_outcome, play_chance
 from .contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
 from .errors import (DataFileError, EaselError, GameSpecError, IllegalActionError,
-                     StateFormatError)
+                     StateFormatError, UnreachablePositionError)
 from .registry import (GameEntry, Option, game_entry, load_game, parse_game_string,
                        registered_games)
 
@@ -18,5 +18,6 @@ from . import connect_four, couleurs_de_paris, pig, starving_artists, vangogh  #
 __all__ = [
     "load_game", "registered_games", "game_entry", "parse_game_string", "GameEntry", "Option",
     "EaselError", "GameSpecError", "IllegalActionError", "StateFormatError", "DataFileError",
+    "UnreachablePositionError",
     "PLAYER_CHANCE", "PLAYER_TERMINAL", "draw_outcome", "play_chance",
 ]
