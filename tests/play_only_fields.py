@@ -102,23 +102,20 @@ def cdp_mutations(game, view):
         # I7: every hired assistant is placed each round; no more; they lie
         # down only in phase 2.
         q = next(q for q, lv in enumerate(view["lower_board"]) if lv["spaces"])
+        how = None
         if ph == "place":
-            out.add(f"lower_board[{q}].lying",
-                    lambda v, p=p, q=q: v["lower_board"][q]["lying"].append(p),
-                    "an assistant lying down before the actions phase (I7)")
-            for name in view["upper_board"]:
-                out.add(f"upper_board.{name}.lying",
-                        lambda v, p=p, name=name: v["upper_board"][name]["lying"].append(p),
-                        "an assistant lying down before the actions phase (I7)")
-        if ph in PLAY | {"rotate", "refill", "discard", "stand", "end"} and \
+            how = ("lying", "an assistant lying down before the actions phase (I7)")
+        elif ph in PLAY | {"rotate", "refill", "discard", "stand", "end"} and \
                 _cdp_on_board(view, p) == b["assistants"]:
-            out.add(f"lower_board[{q}].standing",
-                    lambda v, p=p, q=q: v["lower_board"][q]["standing"].append(p),
-                    "one assistant more on the boards than the player hired (I7)")
-            for name in view["upper_board"]:
-                out.add(f"upper_board.{name}.standing",
-                        lambda v, p=p, name=name: v["upper_board"][name]["standing"].append(p),
-                        "one assistant more on the boards than the player hired (I7)")
+            how = ("standing", "one assistant more on the boards than the player hired (I7)")
+        if how:
+            key, why = how
+            spots = [(f"lower_board[{q}]", ("lower_board", q))] + \
+                [(f"upper_board.{name}", ("upper_board", name)) for name in view["upper_board"]]
+            for field, (part, at) in spots:
+                out.add(f"{field}.{key}",
+                        lambda v, p=p, part=part, at=at, key=key: v[part][at][key].append(p),
+                        why)
     # Which card is where: a card in two places.
     held = [(p, i, pv["card"]) for p, b in enumerate(view["boards"])
             for i, pv in enumerate(b["paintings"])]
@@ -375,18 +372,23 @@ def sa_mutations(game, view):
         if ph not in ("turn", "paint", "pay", "take", "draw", "canvas", "collect"):
             out.add("pending.actions_left", lambda v: v["pending"].__setitem__(
                 "actions_left", 1), "actions are left only during the day's turn (I9)")
-        if not over:
+        if not over and len(view["removed"]) < view["day"]:
             out.add("day", lambda v: v.__setitem__("day", v["day"] + 1),
                     "the solo market loses a canvas each evening (I2)")
             out.add("result", lambda v: v.__setitem__("result", 1), "a decided solo game is "
                                                                     "over (I11)")
     # I2: canvases leave the game only by starving, a Last Supper, the solo advance.
-    if spare and not over and (r.solo or (not r.last_supper
-                                          and all(st["alive"] for st in view["studios"]))):
+    if spare and not over and not r.last_supper and (
+            r.solo or all(st["alive"] for st in view["studios"])):
         def gone(v, i=spare[-1]):
             v["face_down"]["unseen"].remove(i)
             v["removed"] = sorted(v["removed"] + [i])
         out.add("removed", gone, "a canvas left the game without a reason (I2)")
+    if r.solo and view["removed"] and len(view["removed"]) - 1 < view["day"] - 1:
+        def back_down(v):
+            i = v["removed"].pop()
+            v["face_down"]["unseen"] = sorted(v["face_down"]["unseen"] + [i])
+        out.add("removed", back_down, "each solo evening removed a canvas (I2)")
     if spare and ph in ("turn", "announce", "collect", "supper") and \
             view["market"][2] is not None:
         def gap(v):

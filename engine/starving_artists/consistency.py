@@ -130,11 +130,13 @@ def _canvases(s, w, out):
     removed = sum(1 for x in s.loc if x == REMOVED)
     if r.solo:
         # §35: each day ends by removing the cheapest canvas (an empty market
-        # ends the game, §36).
+        # ends the game, §36); a Last Supper removes a painting too (§30).
         want = s.day - 1 + (1 if s.phase == CANVAS and s.resume == DUSK else 0)
-        if (removed != want and not w.end) or removed < s.day - 1:
-            out.add(["removed", "day"], f"the solo market loses one canvas at the end of each "
-                                        f"day (§35, I2)", want if not w.end else None)
+        exact = not w.end and not r.last_supper
+        if (removed != want and exact) or removed < s.day - 1:
+            out.add(["removed", "day"], "the solo market loses one canvas at the end of each "
+                    "day (§35" + (", and a Last Supper a painting, §30" if r.last_supper
+                                  else "") + ", I2)", want if exact else None)
     elif removed and (s.day == 1 or (not r.last_supper and all(s.alive))):
         out.add(["removed", "day"], "canvases leave the game only with a starved player (§7) "
                                     "or a Last Supper (§30), both at a dawn from day 2 (I2)",

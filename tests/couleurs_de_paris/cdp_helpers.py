@@ -11,10 +11,11 @@ import itertools
 import random
 
 from easel import engine
-from easel.engine import UnreachablePositionError
 from easel.engine.couleurs_de_paris import from_json
 from easel.engine.couleurs_de_paris.consistency import robin
 from easel.engine.couleurs_de_paris.data import ACTION_NAMES, SUPPLY_COLOURS, load_data
+
+from reachable import first_loadable
 
 IMPLS = ["reference"] + (["core"] if engine.game_entry("couleurs_de_paris").has_core else [])
 DATA = load_data()
@@ -135,18 +136,13 @@ def load_reachable(game, views):
     """Load the first of a scenario's completions (place_everyone) at the
     first round, from the view's, that play can reach: a scenario shows what
     some rounds of play make."""
-    first_error = None
-    for view in views:
-        fix(view)
-        for rnd in range(view["round"], game.params["maxrounds"] + 1):
-            view["round"] = rnd
-            try:
-                return from_json(game, view)
-            except UnreachablePositionError as e:
-                first_error = first_error or e
-    if first_error is None:
-        raise AssertionError("no turn order brings the scenario's player to act")
-    raise first_error
+    def candidates():
+        for view in views:
+            fix(view)
+            for rnd in range(view["round"], game.params["maxrounds"] + 1):
+                view["round"] = rnd
+                yield view
+    return first_loadable(lambda v: from_json(game, v), candidates())
 
 
 def edit(state, fn):

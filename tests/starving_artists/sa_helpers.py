@@ -6,9 +6,10 @@ import importlib.util
 import random
 
 from easel import engine
-from easel.engine import UnreachablePositionError
 from easel.engine.starving_artists.deck import load_deck
 from easel.engine.starving_artists.rules import BOX, CUBE_NAMES, max_days, rules_of
+
+from reachable import first_loadable
 
 _HAS_CORE = importlib.util.find_spec("easel.engine.starving_artists.core") is not None
 IMPLS = ["reference"] + (["core"] if _HAS_CORE else [])
@@ -167,25 +168,21 @@ def reachable(g, view, untouched=()):
     nutrition the scenario kept from the opening) have the nutrition the day
     gives them (I4)."""
     refill_market(view)
-    first_error = None
     start = g.params["start"]
     n = view["players"]
-    for day in range(view["day"], max_days(rules_of(g)) + 1):
-        if (start + day - 1) % n != view["first_player"]:
-            continue
-        view["day"] = day
-        for p in untouched:
-            view["studios"][p]["nutrition"] = max(5 - (day - 1), 1)
-        if n == 1:
-            _solo_removals(view, day)
-        rebalance(view)
-        try:
-            return g.state_from_json(view)
-        except UnreachablePositionError as e:
-            first_error = first_error or e
-    if first_error is None:
-        raise AssertionError("no day has the scenario's first player")
-    raise first_error
+
+    def candidates():
+        for day in range(view["day"], max_days(rules_of(g)) + 1):
+            if (start + day - 1) % n != view["first_player"]:
+                continue
+            view["day"] = day
+            for p in untouched:
+                view["studios"][p]["nutrition"] = max(5 - (day - 1), 1)
+            if n == 1:
+                _solo_removals(view, day)
+            rebalance(view)
+            yield view
+    return first_loadable(g.state_from_json, candidates())
 
 
 def _solo_removals(view, day):

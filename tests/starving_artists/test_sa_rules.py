@@ -981,8 +981,12 @@ def test_a_painting_sold_on_day_1_is_refused(impl):
     rebalance(v)
     with pytest.raises(StateFormatError, match=r"field 'studios\[0\]\.paintings' \(with 'day'\)"):
         g.state_from_json(v)
-    text = g.notation_of(g.state_from_json(opening(g).to_json())).replace(
-        "  paintings -", f"  paintings {KUCHING}", 1)
+    lines = g.notation_of(opening(g)).splitlines()
+    k = next(k for k, line in enumerate(lines) if line.startswith("unseen "))
+    lines[k], canvas = lines[k].rsplit(" ", 1)          # a face-down canvas, sold
+    k = next(k for k, line in enumerate(lines) if line == "  paintings -")
+    lines[k] = f"  paintings {canvas}"
+    text = "\n".join(lines) + "\n"
     with pytest.raises(StateFormatError, match=r"field 'studios\[0\]\.paintings'"):
         g.state_from_notation(text)
 
