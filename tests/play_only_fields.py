@@ -347,8 +347,14 @@ def sa_mutations(game, view):
         out.add("first_player", lambda v: v.__setitem__("first_player",
                                                         (v["first_player"] + 1) % n),
                 "the carrot passes once a day (I5)")
-        out.add("day", lambda v: v.__setitem__("day", v["day"] + 1),
-                "the carrot passes once a day (I5)")
+        alive = [st["alive"] for st in view["studios"]]
+        starved = [st for st in view["studios"] if not st["alive"]]
+        if all(alive) or (starved and not r.last_supper
+                          and any(st["food_earned"] == 0 for st in starved)):
+            # (with a starved player the carrot may skip a seat: the day is
+            # then held by the day a player who never ate starves, I4)
+            out.add("day", lambda v: v.__setitem__("day", v["day"] + 1),
+                    "the carrot passes once a day (I5), a player starves after 5 drops (I4)")
         if ph in ("announce", "collect") or over or (ph == "draw" and pend["resume"] == "feed"):
             out.add("round", lambda v: v.__setitem__("round", 3 - v["round"]),
                     "announcing and selling come after the day's second round (I6)")

@@ -235,6 +235,16 @@ def _day(s, w, out):
     # I4: nutrition falls by one a dawn and rises only by food (§7, §19, §30).
     for p in range(n):
         if not s.alive[p]:
+            # Starving takes FULL drops from a full track, the first at day
+            # 2's dawn; it happens on the game's last day (§26), this one.
+            f = f"{_studio(p)}.alive"
+            if s.day < FULL + 1:
+                out.add([f, "day"], f"a player starves at the earliest at day {FULL + 1}'s "
+                                    f"dawn: {FULL} drops from a full track (§7, I4)")
+            elif s.food[p] == 0 and not r.last_supper and s.day != FULL + 1:
+                out.add(["day", f, f"{_studio(p)}.food_earned"],
+                        f"player {p} never ate, so starved at day {FULL + 1}'s dawn, the "
+                        f"game's last day (§7, §26, I4)", FULL + 1)
             continue
         fall = FULL - _drops(s, w, p)
         f = f"{_studio(p)}.nutrition"
