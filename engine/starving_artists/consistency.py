@@ -16,6 +16,8 @@ every turn as a buy or a paint action of four cubes, for instance).
 """
 from __future__ import annotations
 
+import copy
+
 from easel.engine.viewfields import Problems
 
 from .rules import (ADVANCE, ANNOUNCE, BOX, CANVAS, COLLECT, CUBE_NAMES, DAWN, DRAW, DUSK, END,
@@ -69,8 +71,10 @@ def check_position(s, problems: Problems | None = None) -> None:
 
 
 # -- I1: every cube is somewhere (§1) ------------------------------------------------------
-def cube_holders(s, c):
-    """(field, count) of every place holding cubes of colour c."""
+def cube_holders(s, c, cards=None):
+    """(field, count) of every place holding cubes of colour c (`cards`:
+    each studio's canvases, when the caller has them)."""
+    cards = cards if cards is not None else [s._studio_cards(p) for p in range(s.r.n)]
     name = CUBE_NAMES[c]
     held = [(f"bag.{name}", s.bag[c]), (f"payday_pile.{name}", s.pile[c]),
             (f"pending.held.{name}", s.held[c])]
@@ -78,7 +82,7 @@ def cube_holders(s, c):
         held.append((f"{_studio(p)}.cubes.{name}", s.studio[p][c]))
     for p in range(s.r.n):
         # The view lists a studio's canvases by index.
-        for k, i in enumerate(s._studio_cards(p)):
+        for k, i in enumerate(cards[p]):
             on = s.cubes[i].count(c)
             if on:
                 held.append((f"{_studio(p)}.canvases[{k}].cubes", on))
@@ -86,8 +90,9 @@ def cube_holders(s, c):
 
 
 def _cubes(s, out):
+    cards = [s._studio_cards(p) for p in range(s.r.n)]
     for c in range(N_CUBES):
-        held = cube_holders(s, c)
+        held = cube_holders(s, c, cards)
         total = sum(k for _, k in held)
         if total != BOX[c]:
             want = s.bag[c] + BOX[c] - total
@@ -95,7 +100,7 @@ def _cubes(s, out):
                     f"{CUBE_NAMES[c]} cubes add up to {total}; the box holds {BOX[c]} (§1, I1)",
                     f"bag.{CUBE_NAMES[c]} = {want}" if want >= 0 else None)
     for p in range(s.r.n):
-        for k, i in enumerate(s._studio_cards(p)):
+        for k, i in enumerate(cards[p]):
             if s.cubes[i].count(WILD) > 1:
                 out.add(f"{_studio(p)}.canvases[{k}].cubes", f"canvas {i} holds "
                         f"{s.cubes[i].count(WILD)} wilds; a canvas takes one wild at most "
@@ -672,7 +677,13 @@ def _node(s, out):
                          f"I12)")
         return
     try:
-        probe = s.clone()
+        # A copy of the position's own fields; the game and its rules are
+        # shared, not copied (a deep copy of the deck would cost ten times
+        # the whole check).
+        probe = copy.copy(s)
+        for key, value in vars(s).items():
+            if isinstance(value, list):     # of small integers, or of lists of them
+                setattr(probe, key, [list(x) if isinstance(x, list) else x for x in value])
         before = state_view(probe)
         probe._settle()
         after = state_view(probe)
