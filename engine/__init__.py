@@ -12,7 +12,7 @@ _easel.refuse_other_name(__name__)       # first: `import engine` would load a s
 from .chance import draw_outcome, play_chance
 from .contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
 from .errors import (DataFileError, EaselError, GameSpecError, IllegalActionError,
-                     StateFormatError, UserFileError)
+                     StateFormatError, UnreachablePositionError, UserFileError)
 from .kit import GameEntry, Option
 from .registry import game_entry, load_game, parse_game_string, registered_games
 
@@ -22,6 +22,6 @@ from . import connect_four, couleurs_de_paris, pig, starving_artists, vangogh  #
 __all__ = [
     "load_game", "registered_games", "game_entry", "parse_game_string", "GameEntry", "Option",
     "EaselError", "GameSpecError", "IllegalActionError", "StateFormatError", "DataFileError",
-    "UserFileError",
+    "UserFileError", "UnreachablePositionError",
     "PLAYER_CHANCE", "PLAYER_TERMINAL", "draw_outcome", "play_chance",
 ]

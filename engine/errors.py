@@ -18,6 +18,16 @@ class StateFormatError(EaselError, ValueError):
     """A serialized state, game record or JSON state that cannot be read or replayed."""
 
 
+class UnreachablePositionError(StateFormatError):
+    """A loaded position whose fields disagree with each other in a way play
+    never produces. `problems` lists every invariant it breaks, each as
+    (fields named, what is wrong, the consistent value or None)."""
+
+    def __init__(self, message: str, problems: list):
+        super().__init__(message)
+        self.problems = list(problems)
+
+
 class DataFileError(EaselError, ValueError):
     """A card-data file that is missing, malformed or inconsistent."""
 

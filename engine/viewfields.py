@@ -63,3 +63,43 @@ class ViewFields:
         if v not in names:
             self.bad(field, f"unknown {what} {v!r}; {what}s: {', '.join(names)}")
         return names.index(v)
+
+
+class Problems:
+    """The invariants a loaded position breaks, collected so that one error
+    names them all (a client fixing its position sees every field at fault,
+    not only the first). Each problem names its fields (the first is the one
+    to change, the others those it was compared with) and, where one value of
+    that field agrees with the rest, that value."""
+
+    def __init__(self, game: str):
+        self.game = game
+        self.items: list[tuple[tuple[str, ...], str, object]] = []
+
+    def add(self, fields, problem: str, consistent=None) -> None:
+        fields = (fields,) if isinstance(fields, str) else tuple(fields)
+        self.items.append((fields, problem, consistent))
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def text(self, item) -> str:
+        fields, problem, consistent = item
+        head = f"field '{fields[0]}'"
+        if len(fields) > 1:
+            head += " (with " + ", ".join(f"'{f}'" for f in fields[1:]) + ")"
+        tail = "" if consistent is None else f" (consistent value: {consistent})"
+        return f"{head}: {problem}{tail}"
+
+    def raise_any(self) -> None:
+        """Raise one UnreachablePositionError listing every problem, if any."""
+        from easel.engine.errors import UnreachablePositionError
+        if not self.items:
+            return
+        if len(self.items) == 1:
+            message = f"{self.game} state: {self.text(self.items[0])}"
+        else:
+            message = (f"{self.game} state: {len(self.items)} problems: "
+                       + "; ".join(f"({k}) {self.text(x)}"
+                                   for k, x in enumerate(self.items, start=1)))
+        raise UnreachablePositionError(message, self.items)

@@ -26,6 +26,7 @@ from easel import engine
 from easel.engine.errors import StateFormatError
 
 from game_variants import all_variants
+from play_only_fields import mutations, names_field
 
 EXAMPLES = 60
 
@@ -35,6 +36,7 @@ def _declares(entry, capability: str) -> bool:
 
 
 STRUCTURED = [(e, spec) for e, spec in all_variants() if _declares(e, "structured_states")]
+MUTATED_GAMES = ("couleurs_de_paris", "starving_artists")
 NOTATION = [(e, spec) for e, spec in STRUCTURED if _declares(e, "notation")]
 
 
@@ -267,6 +269,139 @@ def test_serialized_mutations_are_refused_or_playable(spec, data):
     text = "\n".join(lines) + "\n"
     seed = data.draw(st.integers(0, 2 ** 16))
     _refused_or_playable(spec, lambda: game.deserialize_state(text), "serialized", seed)
+
+
+# -- positions play reaches load, on both implementations --------------------------
+
+def played(spec: str, impl: str, games: int, each: int, seed: int) -> list:
+    """`each` positions spread over each of `games` games played on
+    implementation `impl` (the first decision and the end among them): the
+    first game random, the others led by the game's rule-of-thumb player
+    where it has one (random one move in five), which reaches what random
+    play seldom does (sales, finished paintings, Last Suppers)."""
+    from easel.engine.kit import load_hook
+    game = engine.load_game(spec, impl)
+    entry = engine.game_entry(game.name)
+    heuristic = (load_hook(entry, "policies").heuristic
+                 if entry.capabilities.heuristic_bot else None)
+    rng = random.Random(f"{spec}/{impl}/{seed}")
+    out = []
+    for g in range(games):
+        led = heuristic if g > 0 else None
+        state = game.new_initial_state()
+        seen = [state.clone()]
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(engine.draw_outcome(state, rng))
+            elif led is not None and rng.random() < 0.8:
+                state.apply_action(led(state, rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            seen.append(state.clone())
+        step = max(1, len(seen) // each)
+        opening = next(s for s in seen if not s.is_chance_node())
+        out += [opening] + seen[::step][:each - 2] + [seen[-1]]
+    return out
+
+
+def _implementations(entry):
+    return ["core", "reference"] if entry.has_core else ["reference"]
+
+
+@pytest.mark.parametrize("spec", [s for _, s in STRUCTURED])
+def test_positions_play_reaches_load_and_round_trip(spec):
+    """Every position of random games on each implementation loads on every
+    implementation from its JSON view, its notation and its serialized form,
+    and reads back the same (RULINGS.md "Invariants of play": the loader
+    refuses only what play cannot reach)."""
+    entry = engine.game_entry(engine.parse_game_string(spec)[0].name)
+    games = {impl: engine.load_game(spec, impl) for impl in _implementations(entry)}
+    for impl in games:
+        for state in played(spec, impl, games=2, each=25, seed=1):
+            view = state.to_json()
+            for other in games.values():
+                loaded = other.state_from_json(view)
+                assert loaded.to_json() == view, f"{spec}: {impl} position changes on loading"
+                back = other.deserialize_state(loaded.serialize())
+                assert back.to_json() == view
+                if entry.capabilities.notation:
+                    text = loaded.to_notation()
+                    assert other.state_from_notation(text).to_json() == view, text
+
+
+# -- fields only play changes, changed away from play, are refused ---------------
+
+PLAY_ONLY = [(e, spec) for e, spec in STRUCTURED if e.name in MUTATED_GAMES]
+# Fields of the views that play never changes (the game's facts and the names
+# of things) or that only say which of two alike things is where.
+FIXED = {
+    "couleurs_de_paris": {"players", "lower_board[].position", "lower_board[].spaces",
+                          "boards[].paintings[].name", "boards[].paintings[].value",
+                          "boards[].paintings[].spaces"},
+    "starving_artists": {"players", "deck", "face_down.set_aside", "market[].title",
+                         "market[].stars", "market[].food", "market[].paint", "market[].squares",
+                         "studios[].canvases[].title", "studios[].canvases[].stars",
+                         "studios[].canvases[].food", "studios[].canvases[].paint",
+                         "studios[].canvases[].squares"},
+}
+# Fields play changes that no invariant ties to the others: which card or
+# canvas (of those a position could hold) is where. A card or canvas listed
+# twice is refused, naming the field (tests above).
+WHICH = {
+    "couleurs_de_paris": {"deck", "easels", "boards[].paintings[].card",
+                          "lower_board[].action"},
+    "starving_artists": {"market[].canvas", "studios[].canvases[].canvas",
+                         "face_down.unseen", "pending.order", "pending.got", "pending.coll_i",
+                         "pending.adv_card", "pending.actor", "pending.held"},
+}
+
+
+def _leaves(node, prefix=""):
+    """Normalized paths of a view's fields: list indices as [], a list of
+    plain values is one field."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _leaves(v, f"{prefix}.{k}" if prefix else k)
+    elif isinstance(node, list) and node and all(isinstance(x, dict) for x in node):
+        for v in node:
+            yield from _leaves(v, f"{prefix}[]")
+    else:
+        yield prefix
+
+
+def _normal(field: str) -> str:
+    import re
+    return re.sub(r"\[\d+\]", "[]", field)
+
+
+@pytest.mark.parametrize("spec", [s for _, s in PLAY_ONLY])
+def test_play_only_fields_changed_are_refused_naming_the_field(spec):
+    """Each field only play changes, moved away from a position play reached
+    (random games on both implementations) so that an invariant of play no
+    longer holds, is refused with a message naming the field (the reason of
+    each change is in tests/play_only_fields.py)."""
+    game = engine.load_game(spec, "reference")
+    entry = engine.game_entry(game.name)
+    changed, fields = set(), set()
+    for impl in _implementations(entry):
+        for state in played(spec, impl, games=2, each=12, seed=2):
+            view = state.to_json()
+            fields |= set(_leaves(view))
+            for field, bad, why, also in mutations(game, view):
+                try:
+                    game.state_from_json(bad)
+                except StateFormatError as e:
+                    assert names_field(str(e), field, also), \
+                        f"{spec}: changing {field} ({why}) was refused without naming it: {e}"
+                else:
+                    raise AssertionError(f"{spec}: changing {field} ({why}) was accepted "
+                                         f"(from {impl} play, phase {view['phase']})")
+                changed.add(_normal(field))
+    fields = {_normal(f) for f in fields}
+    left = fields - changed - FIXED[game.name] - WHICH[game.name]
+    # Fields seen in the views only under an index (pending.keep[0]) count by their list.
+    left = {f for f in left if not any(c.startswith(f + "[") for c in changed)}
+    assert not left, f"{spec}: play-only fields no change exercised: {sorted(left)}"
 
 
 def test_both_outcomes_were_exercised():

@@ -4,22 +4,21 @@ The view shows the whole table as players name it (colours, tools, the
 action facing each lower-board space, who stands or lies where) and carries
 the phase machine's pending fields, so it is a complete, loadable position
 (scenario tests, the gRPC structured position, the table notation). The
-loader checks every field and refuses positions no game can reach, raising
-StateFormatError naming the field: pigments must add up to the box colour by
-colour, assistants to the hired ones, the development bonus to the tracks,
-the claims to assistants lying on their spaces.
+loader reads every field, raising StateFormatError naming the first one of a
+wrong type or out of range or a card in two places; then
+consistency.check_position refuses, in one error naming every field at
+fault, positions play cannot reach (RULINGS.md, "Invariants of play").
 """
 from __future__ import annotations
 
-from easel.engine.contract_ids import PLAYER_CHANCE
-from easel.engine.viewfields import ViewFields
+from easel.engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
+from easel.engine.viewfields import Problems, ViewFields
 
 from .data import ACTION_NAMES, POSITIONS, SPACES, SUPPLY_COLOURS, TOOLS, TRACK_LEN
-from .rules import (ACT, BLACK, BONUS_LEVEL, BONUS_P, C_FIRST, C_ROTATE, CENTRE_NAMES,
-                    CHANCE_PHASES, DEAL, DISCARD_P, END, IMITATE_P, LIMIT, MAX_ASSISTANTS,
-                    N_COLOURS, N_LOCATIONS, N_PAYABLE, N_TOOLS, PAINT_P, PAY_P, PHASES,
-                    PLACE_P, ROTATE_P, START_ASSISTANTS, STAND_P, TAKE_P, TOOL_P, WHITE,
-                    WHITE_PER_PAINTING, kind_at, rules_of)
+from .consistency import check_position
+from .rules import (BLACK, CENTRE_NAMES, CHANCE_PHASES, END, MAX_ASSISTANTS, N_COLOURS,
+                    N_PAYABLE, N_TOOLS, PHASES, START_ASSISTANTS, WHITE_PER_PAINTING, kind_at,
+                    rules_of)
 
 BONUS_NAMES = (None, "assistant", "points")
 
@@ -126,6 +125,10 @@ def _colour_counts(v, field, names, hi=211):
 
 
 def state_from_view(cls, game, view):
+    """A reference state from a JSON view: each field is read and checked
+    for its type and range here (the first bad one raises), then the fields
+    are checked against each other (consistency.check_position), every
+    disagreement collected into one error."""
     r = rules_of(game)
     n = r.n
     data = r.data
@@ -134,14 +137,12 @@ def state_from_view(cls, game, view):
     if view["players"] != n:
         _bad("players", f"the state is for {view['players']!r} players, the game for {n}")
     s = cls(game)
-    if view["phase"] not in PHASES:
-        _bad("phase", f"unknown phase {view['phase']!r}; phases: {', '.join(PHASES)}")
-    s.phase = PHASES.index(view["phase"])
+    problems = Problems("couleurs_de_paris")
+    s.phase = _F.choice(view["phase"], "phase", PHASES, "phase")
     s.round = _int(view["round"], "round", 1, r.max_rounds)
     s.first = _int(view["first_player"], "first_player", 0, n - 1)
     s.rot = _int(view["rotation"], "rotation", 0, POSITIONS - 1)
-    if not isinstance(view["final_round"], bool):
-        _bad("final_round", "must be true or false")
+    _F.bool(view["final_round"], "final_round")
 
     # -- boards (assistants are read from the board lists below)
     boards = _list(view["boards"], "boards", n)
@@ -161,30 +162,11 @@ def state_from_view(cls, game, view):
             if v not in BONUS_NAMES:
                 _bad(f"{f}.bonus.{name}", f"must be null, 'assistant' or 'points', got {v!r}")
             s.bonus[p][t] = BONUS_NAMES.index(v)
-            pending_bonus = (s.phase == BONUS_P and view["current_player"] == p
-                             and view["pending"].get("tool") == name
-                             if isinstance(view["pending"], dict) else False)
-            if s.tool[p][t] < BONUS_LEVEL and v is not None:
-                _bad(f"{f}.bonus.{name}", "a bonus before the marker reached the bonus space")
-            if s.tool[p][t] >= BONUS_LEVEL and v is None and not pending_bonus:
-                _bad(f"{f}.bonus.{name}", f"the marker passed the bonus space (level "
-                                          f"{s.tool[p][t]}) but no bonus was chosen")
         s.hired[p] = _int(b["assistants"], f"{f}.assistants", START_ASSISTANTS, MAX_ASSISTANTS)
-        want = START_ASSISTANTS + sum(1 for x in s.bonus[p] if x == 1)
-        if s.hired[p] != want:
-            _bad(f"{f}.assistants", f"{s.hired[p]} assistants, but the tracks hired "
-                                    f"{want - START_ASSISTANTS} beyond the first 3")
         s.to_place[p] = _int(b["to_place"], f"{f}.to_place", 0, MAX_ASSISTANTS)
         for i, pv in enumerate(_list(b["paintings"], f"{f}.paintings")):
             pf = f"{f}.paintings[{i}]"
-            if not isinstance(pv, dict):
-                _bad(pf, "must be an object")
-            for k in ("card", "filled", "finished"):
-                if k not in pv:
-                    _bad(f"{pf}.{k}", "missing")
-            for k in pv:
-                if k not in ("card", "name", "value", "spaces", "filled", "finished"):
-                    _bad(f"{pf}.{k}", "unknown field")
+            _obj(pv, pf, ("card", "filled", "finished"), optional=("name", "value", "spaces"))
             c = _int(pv["card"], f"{pf}.card", 0, ncards - 1)
             card = data.paintings[c]
             shown = {"name": card.name, "value": card.value,
@@ -195,7 +177,6 @@ def state_from_view(cls, game, view):
             if s.owner[c] >= 0:
                 _bad(f"{pf}.card", f"painting {c} is held twice")
             s.owner[c] = p
-            card = data.paintings[c]
             filled = _list(pv["filled"], f"{pf}.filled", SPACES)
             for j, x in enumerate(filled):
                 if x is None:
@@ -208,13 +189,13 @@ def state_from_view(cls, game, view):
                                               f"got {x!r}")
                 s.fill[c] |= 1 << j
             if bin(s.whites[c]).count("1") > WHITE_PER_PAINTING:
-                _bad(f"{pf}.filled", f"more than {WHITE_PER_PAINTING} white pigments")
-            if not isinstance(pv["finished"], bool):
-                _bad(f"{pf}.finished", "must be true or false")
+                problems.add(f"{pf}.filled", f"more than {WHITE_PER_PAINTING} white pigments "
+                                             f"(§15)")
+            finished = _F.bool(pv["finished"], f"{pf}.finished")
             full = s.fill[c] == (1 << SPACES) - 1
-            if pv["finished"] != full:
-                _bad(f"{pf}.finished", "a painting is finished exactly when every space "
-                                       "holds a pigment")
+            if finished != full:
+                problems.add(f"{pf}.finished", "a painting is finished exactly when every "
+                                               "space holds a pigment (§15)", full)
             s.done[c] = 1 if full else 0
 
     # -- cards: easels, deck, removed
@@ -234,23 +215,9 @@ def state_from_view(cls, game, view):
     located = {c for c in range(ncards) if s.owner[c] >= 0 or s.deck[c]} | set(s.easel)
     removed = sorted(c for c in range(ncards) if c not in located)
     if view["removed"] != removed:
-        _bad("removed", f"must list the paintings neither in the deck, on an easel nor "
-                        f"held: {removed}")
-
-    # -- pigments add up to the box, colour by colour (§27)
+        problems.add("removed", "must list the paintings neither in the deck, on an easel nor "
+                                "held", removed)
     s.supply = _colour_counts(view["supply"], "supply", SUPPLY_COLOURS)
-    for colour in range(N_COLOURS):
-        total = s.supply[colour] + sum(s.pig[p][colour] for p in range(n))
-        for c in range(ncards):
-            if s.owner[c] >= 0 and not s.done[c]:
-                for j in range(SPACES):
-                    if s.fill[c] >> j & 1:
-                        got = WHITE if s.whites[c] >> j & 1 else data.paintings[c].spaces[j]
-                        total += got == colour
-        if total != r.supply[colour]:
-            _bad(f"supply.{SUPPLY_COLOURS[colour]}",
-                 f"{SUPPLY_COLOURS[colour]} pigments add up to {total} (supply, players, "
-                 f"unfinished paintings); the box holds {r.supply[colour]}")
 
     # -- assistants
     lower = _list(view["lower_board"], "lower_board", POSITIONS)
@@ -260,63 +227,31 @@ def state_from_view(cls, game, view):
         if lv["position"] != q:
             _bad(f"{f}.position", f"must be {q}")
         if lv["action"] != ACTION_NAMES[kind_at(r, s.rot, q)] or lv["spaces"] != r.capacity[q]:
-            _bad(f"{f}.action", f"position {q} faces "
-                                f"{ACTION_NAMES[kind_at(r, s.rot, q)]!r} with "
-                                f"{r.capacity[q]} spaces at rotation {s.rot}")
-        st = _players_list(lv["standing"], f"{f}.standing", n, r.capacity[q])
-        li = _players_list(lv["lying"], f"{f}.lying", n, r.capacity[q])
-        if sum(st) + sum(li) > r.capacity[q]:
-            _bad(f, f"{sum(st) + sum(li)} assistants on {r.capacity[q]} spaces")
+            problems.add([f"{f}.action", "rotation"],
+                         f"position {q} faces {ACTION_NAMES[kind_at(r, s.rot, q)]!r} with "
+                         f"{r.capacity[q]} spaces at rotation {s.rot}")
+        st = _players_list(lv["standing"], f"{f}.standing", n, MAX_ASSISTANTS * n)
+        li = _players_list(lv["lying"], f"{f}.lying", n, MAX_ASSISTANTS * n)
         for p in range(n):
             s.stand[p][q], s.lie[p][q] = st[p], li[p]
     upper = _obj(view["upper_board"], "upper_board", CENTRE_NAMES)
     for i, name in enumerate(CENTRE_NAMES):
         f = f"upper_board.{name}"
         uv = _obj(upper[name], f, ("standing", "lying"))
-        most = MAX_ASSISTANTS * n if name == "white" else 1
-        st = _players_list(uv["standing"], f"{f}.standing", n, most)
-        li = _players_list(uv["lying"], f"{f}.lying", n, most)
-        if sum(st) + sum(li) > most:
-            _bad(f, "one assistant at most on this space")
+        st = _players_list(uv["standing"], f"{f}.standing", n, MAX_ASSISTANTS * n)
+        li = _players_list(uv["lying"], f"{f}.lying", n, MAX_ASSISTANTS * n)
         for p in range(n):
             s.stand[p][POSITIONS + i], s.lie[p][POSITIONS + i] = st[p], li[p]
-    holder_on_first = s.stand[s.first][C_FIRST] + s.lie[s.first][C_FIRST]
-    if holder_on_first:
-        _bad("upper_board.first player", "the 1st Player token holder cannot be placed there")
     for p in range(n):
         on_board = sum(s.stand[p]) + sum(s.lie[p])
-        f = f"boards[{p}]"
-        if s.phase == PLACE_P:
-            if any(s.lie[p]):
-                _bad("lower_board", "no assistant lies down while assistants are placed")
-            if on_board + s.to_place[p] != s.hired[p]:
-                _bad(f"{f}.to_place", f"{on_board} placed + {s.to_place[p]} to place != "
-                                      f"{s.hired[p]} assistants")
-        else:
-            if s.to_place[p]:
-                _bad(f"{f}.to_place", "assistants are placed only in the placement phase")
-            if on_board > s.hired[p]:
-                _bad(f"{f}.assistants", f"{on_board} assistants on the boards, "
-                                        f"{s.hired[p]} hired")
-        if s.phase in (DEAL,) and on_board:
-            _bad("lower_board", "no assistant is placed before the first round")
-        if s.phase not in (PLACE_P, ACT, TOOL_P, PAY_P, BONUS_P, TAKE_P, IMITATE_P, PAINT_P,
-                           END) and any(s.stand[p]):
-            _bad("lower_board", "every assistant lies down by the end of the actions phase")
-    if s.phase == DEAL and (s.round != 1 or s.deck_size() + sum(
-            1 for e in s.easel if e >= 0) != ncards):
-        _bad("phase", "the deal happens only at setup")
+        if on_board > MAX_ASSISTANTS:
+            _bad(f"boards[{p}].assistants", f"{on_board} of player {p}'s assistants on the "
+                                            f"boards; nobody has more than {MAX_ASSISTANTS}")
 
-    # -- claims: an assistant lies on the space (§16, §18)
+    # -- claims (§16, §18)
     claims = _obj(view["claims"], "claims", ("first player", "rotate"))
     s.fp_claim = _opt_player(claims["first player"], "claims.first player", n)
     s.rot_claim = _opt_player(claims["rotate"], "claims.rotate", n)
-    for p, loc, f in ((s.fp_claim, C_FIRST, "claims.first player"),
-                      (s.rot_claim, C_ROTATE, "claims.rotate")):
-        if p >= 0 and not s.lie[p][loc]:
-            _bad(f, f"player {p} has no assistant lying on that space")
-    if s.phase == ROTATE_P and s.rot_claim < 0:
-        _bad("claims.rotate", "the rotate choice belongs to the player who claimed it")
 
     # -- pending
     pend = _obj(view["pending"], "pending", _PENDING)
@@ -334,69 +269,28 @@ def state_from_view(cls, game, view):
     keep = _list(pend["keep"], "pending.keep", n)
     s.keep = [-1 if x is None else _int(x, f"pending.keep[{p}]", 0, POSITIONS - 1)
               for p, x in enumerate(keep)]
-    in_tool = s.phase in (PAY_P, BONUS_P)
-    if in_tool != (s.tool_sel >= 0):
-        _bad("pending.tool", "a tool is chosen exactly while paying for it or taking its bonus")
-    if (s.phase == PAY_P) != (s.pay_left > 0):
-        _bad("pending.pay_left", "pigments are owed exactly while paying")
-    if s.phase != PAY_P and s.pay_min:
-        _bad("pending.pay_min", "must be red outside payments")
-    if s.phase != PAINT_P and (s.paint_left or s.painted):
-        _bad("pending.paint_left", "must be 0 outside the paint action")
-    if s.phase == PAINT_P and s.paint_left == 0:
-        _bad("pending.paint_left", "a paint action in progress has pigments left to place")
-    if s.phase not in (DISCARD_P, STAND_P) and s.seat_k:
-        _bad("pending.seat_k", "must be 0 outside the discard and stand steps")
-    for p in range(n):
-        if s.keep[p] >= 0:
-            seat = (p - s.first) % n
-            if s.phase != STAND_P or seat >= s.seat_k or not s.lie[p][s.keep[p]]:
-                _bad(f"pending.keep[{p}]", "only a player who already stood an assistant "
-                                           "this phase 3, on a space where one lies")
-    if s.phase == PAY_P and s.tool[view_player(view, n)][s.tool_sel] >= TRACK_LEN:
-        _bad("pending.tool", "that tool is already at the end of its track")
-    if s.phase == BONUS_P:
-        p = view_player(view, n)
-        if s.tool[p][s.tool_sel] != BONUS_LEVEL or s.bonus[p][s.tool_sel]:
-            _bad("pending.tool", "the bonus is chosen when the marker reaches the bonus space")
 
-    # -- who moves, and whether the position is playable
+    # -- who moves: a player at a decision, chance or nobody (derived)
+    cp = view["current_player"]
+    if s.phase in CHANCE_PHASES:
+        if cp != PLAYER_CHANCE:
+            problems.add(["current_player", "phase"], f"a deal is a chance node", PLAYER_CHANCE)
+    elif s.phase == END:
+        if cp != PLAYER_TERMINAL:
+            problems.add(["current_player", "phase"], "the game is over", PLAYER_TERMINAL)
+    else:
+        s.cur = _int(cp, "current_player", 0, n - 1)
+
+    # -- derived fields: the last-round flag and the scores
     s.final = 1 if (any(len(s.finished_cards(p)) >= 2 for p in range(n))
                     or (s.supply[BLACK] == 0 and r.supply[BLACK] > 0)) else 0
     if view["final_round"] != bool(s.final):
-        _bad("final_round", "the last round starts exactly when someone has finished 2 "
-                            "paintings or the last black pigment is taken")
-    if s.final and s.phase not in (ACT, TOOL_P, PAY_P, BONUS_P, TAKE_P, IMITATE_P, PAINT_P,
-                                   END):
-        _bad("final_round", "the game ends with the actions phase of the last round")
-    if s.phase in CHANCE_PHASES:
-        if view["current_player"] != PLAYER_CHANCE:
-            _bad("current_player", f"a deal is a chance node ({PLAYER_CHANCE})")
-        if not s.deck_size() or all(s.easel[e] >= 0 for e in range(r.easels)):
-            _bad("easels", "a card is turned up only onto an empty easel from a non-empty deck")
-    elif s.phase == END:
-        if view["current_player"] != -4:
-            _bad("current_player", "the game is over (-4)")
-    else:
-        s.cur = _int(view["current_player"], "current_player", 0, n - 1)
-        if s.phase in (DISCARD_P, STAND_P) and s.cur != (s.first + s.seat_k) % n:
-            _bad("current_player", "phase 3 steps go in turn order from the first player")
-        if s.phase == DISCARD_P and s.nonblack(s.cur) <= LIMIT:
-            _bad("phase", f"player {s.cur} holds at most {LIMIT} pigments: nothing to discard")
-        if s.phase in (TOOL_P, PAY_P, BONUS_P, TAKE_P, IMITATE_P, PAINT_P) and not any(s.lie[s.cur]):
-            _bad("phase", f"player {s.cur} has laid down no assistant to act with")
-        if not s._legal_actions():
-            _bad("phase", f"player {s.cur} would have no legal move in phase "
-                          f"{PHASES[s.phase]!r}")
-    if s.phase == END and not (s.final or s.round == r.max_rounds):
-        _bad("phase", "the game ends only in the last round")
+        problems.add("final_round", "the last round starts exactly when someone has finished "
+                                    "2 paintings or the last black pigment is taken (§23)",
+                     bool(s.final))
     scores = _list(view["scores"], "scores", n)
-    if scores != [s.score(p) for p in range(n)]:
-        _bad("scores", f"must be {[s.score(p) for p in range(n)]} for this position")
+    want = [s.score(p) for p in range(n)]
+    if scores != want:
+        problems.add("scores", "the running scores follow from the position (§24)", want)
+    check_position(s, problems)
     return s
-
-
-def view_player(view, n):
-    v = view["current_player"]
-    return v if isinstance(v, int) and 0 <= v < n else 0
-

@@ -2,18 +2,19 @@
 
 The view shows the whole table as players name it (cube colours, canvas
 titles, each square's colours and cube) and carries the phase machine's
-pending fields, so it is a complete, loadable position. The loader checks
-every field and raises StateFormatError naming the bad one; it also refuses
-positions no game reaches: cubes that do not add up to the box's 150 per
-colour, a canvas in two places, a completed canvas in the market, a starved
-player holding paint, nutrition outside 0..5, a canvas with two wilds.
+pending fields, so it is a complete, loadable position. The loader reads
+every field, raising StateFormatError naming the first one of a wrong type
+or out of range or a canvas in two places; then consistency.check_position
+refuses, in one error naming every field at fault, positions play cannot
+reach (RULINGS.md, "Invariants of play").
 """
 from __future__ import annotations
 
-from easel.engine.viewfields import ViewFields, is_int
+from easel.engine.viewfields import Problems, ViewFields, is_int
 
-from .rules import (BOX, CUBE_NAMES, END, FULL, IN_MARKET, MARKET, N_CUBES, PAY_FOR, PHASES,
-                    QUEUE, REMOVED, SOLD0, STUDIO0, UNSEEN, WILD, parse_cube, rules_of)
+from .consistency import check_position, cube_holders
+from .rules import (BOX, CUBE_NAMES, FULL, IN_MARKET, MARKET, N_CUBES, PAY_FOR, PHASES, QUEUE,
+                    REMOVED, SOLD0, STUDIO0, UNSEEN, WILD, max_days, parse_cube, rules_of)
 
 
 def _counts(v):
@@ -103,6 +104,10 @@ def _phase(v, field, allow_none=False):
 
 
 def state_from_view(cls, game, view):
+    """A reference state from a JSON view: each field is read and checked
+    for its type and range here (the first bad one raises), then the fields
+    are checked against each other (consistency.check_position), every
+    disagreement collected into one error."""
     r = rules_of(game)
     n = r.n
     nc = r.n_cards
@@ -112,8 +117,9 @@ def state_from_view(cls, game, view):
     if view["deck"] != r.deck.spec:
         _bad("deck", f"the state uses deck {view['deck']!r}, the game {r.deck.spec!r}")
     s = cls(game)
+    problems = Problems("starving_artists")
     s.phase = _phase(view["phase"], "phase")
-    s.day = _int(view["day"], "day", 1, 100000)
+    s.day = _int(view["day"], "day", 1, max_days(r))
     s.round = _int(view["round"], "round", 1, 2)
     s.first = _int(view["first_player"], "first_player", 0, n - 1)
     s.result = _int(view["result"], "result", -1 if r.solo else 0, 1 if r.solo else 0)
@@ -146,17 +152,12 @@ def state_from_view(cls, game, view):
     fd = _obj(view["face_down"], "face_down", ("unseen", "known_under", "set_aside"))
     if fd["set_aside"] != r.set_aside:
         _bad("face_down.set_aside", f"the game sets aside {r.set_aside}")
-    unseen = _list(fd["unseen"], "face_down.unseen")
-    for k, i in enumerate(unseen):
+    for k, i in enumerate(_list(fd["unseen"], "face_down.unseen")):
         place(i, UNSEEN, f"face_down.unseen[{k}]")
     s.queue = []
     for k, i in enumerate(_list(fd["known_under"], "face_down.known_under")):
         place(i, QUEUE, f"face_down.known_under[{k}]")
         s.queue.append(i)
-    if r.solo and s.queue:
-        _bad("face_down.known_under", "the solo game never puts canvases back")
-    if len(unseen) < r.set_aside:
-        _bad("face_down.unseen", f"the {r.set_aside} set-aside canvases are never turned up")
     for k, i in enumerate(_list(view["removed"], "removed")):
         place(i, REMOVED, f"removed[{k}]")
     studios = _list(view["studios"], "studios")
@@ -166,8 +167,7 @@ def state_from_view(cls, game, view):
         f = f"studios[{p}]"
         _obj(sv, f, _STUDIO)
         s.alive[p] = _bool(sv["alive"], f"{f}.alive")
-        s.nutrition[p] = _int(sv["nutrition"], f"{f}.nutrition", 1 if s.alive[p] else 0,
-                              FULL if s.alive[p] else 0)
+        s.nutrition[p] = _int(sv["nutrition"], f"{f}.nutrition", 0, FULL)
         s.studio[p] = _cube_counts(sv["cubes"], f"{f}.cubes")
         for k, cv in enumerate(_list(sv["canvases"], f"{f}.canvases")):
             cf = f"{f}.canvases[{k}]"
@@ -191,20 +191,15 @@ def state_from_view(cls, game, view):
                     _bad(qf, f"a {x} cube cannot lie on a "
                              f"{'/'.join(CUBE_NAMES[k] for k in card.squares[q])} square")
                 s.cubes[i][q] = c
-            if s.cubes[i].count(WILD) > 1:
-                _bad(f"{cf}.cubes", "a canvas takes one wild at most")
         for k, i in enumerate(_list(sv["paintings"], f"{f}.paintings")):
             place(i, SOLD0 + p, f"{f}.paintings[{k}]")
         stars = sum(r.deck.cards[i].stars for i in range(nc) if s.loc[i] == SOLD0 + p)
         if sv["stars"] != stars:
-            _bad(f"{f}.stars", f"the paintings hold {stars} stars, not {sv['stars']!r}")
+            problems.add(f"{f}.stars", "the stars of the paintings sold (§24)", stars)
         s.stars[p] = stars
         s.paintings[p] = sum(1 for i in range(nc) if s.loc[i] == SOLD0 + p)
         s.food[p] = _int(sv["food_earned"], f"{f}.food_earned", 0, 100000)
         s.free_used[p] = _bool(sv["free_action_used"], f"{f}.free_action_used")
-        if not s.alive[p] and (sum(s.studio[p]) or any(s.loc[i] == STUDIO0 + p
-                                                        for i in range(nc))):
-            _bad(f"{f}.cubes", "a starved player's paint went back to the bag")
     pend = _obj(view["pending"], "pending", _PENDING)
 
     def pint(key, lo, hi):
@@ -233,8 +228,6 @@ def state_from_view(cls, game, view):
     for k, i in enumerate(sel):
         if not is_int(i) or not 0 <= i < nc or not STUDIO0 <= s.loc[i] < STUDIO0 + n:
             _bad(f"pending.selling[{k}]", "must be a canvas in a studio")
-        if not all(c >= 0 for c in s.cubes[i]) and s.phase == ANNOUNCE_PH:
-            _bad(f"pending.selling[{k}]", "only completed canvases are sold")
     if len(set(sel)) != len(sel):
         _bad("pending.selling", "a canvas is announced twice")
     s.selling = list(sel)
@@ -262,145 +255,15 @@ def state_from_view(cls, game, view):
     missing = [i for i in range(nc) if i not in placed]
     if missing:
         _bad("face_down.unseen", f"canvases {missing[:8]} are nowhere")
-    _check_reachable(s, view)
+    cp = view["current_player"]
+    if cp != s._current_player():
+        problems.add(["current_player", "phase", "pending.actor"],
+                     "the player to move follows from the phase and the actor",
+                     s._current_player())
+    check_position(s, problems)
     return s
-
-
-ANNOUNCE_PH = PHASES.index("announce")
 
 
 def cube_totals(s):
     """Cubes per colour wherever they are: bag, pile, trade hold, studios, canvases."""
-    tot = [s.bag[c] + s.pile[c] + s.held[c] for c in range(N_CUBES)]
-    for p in range(s.r.n):
-        for c in range(N_CUBES):
-            tot[c] += s.studio[p][c]
-    for i in range(s.r.n_cards):
-        if s.loc[i] >= STUDIO0 and s.loc[i] < SOLD0:
-            for c in s.cubes[i]:
-                if c >= 0:
-                    tot[c] += 1
-    return tot
-
-
-def _check_reachable(s, view):
-    r = s.r
-    tot = cube_totals(s)
-    for c in range(N_CUBES):
-        if tot[c] != BOX[c]:
-            _bad(f"bag.{CUBE_NAMES[c]}", f"{CUBE_NAMES[c]} cubes add up to {tot[c]}; the box "
-                                         f"holds {BOX[c]}")
-    filled = [x for x in s.market if x >= 0]
-    if s.market != filled + [-1] * (MARKET - len(filled)) and s.phase not in (
-            PHASES.index("advance"), PHASES.index("canvas"), PHASES.index("pay")):
-        _bad("market", "canvases slide to the cheap end: an empty slot only at the deck's end")
-    if s.phase == END and view["current_player"] != -4:
-        _bad("current_player", "the game is over")
-    if s.phase != END and s.r.solo and s.result:
-        _bad("result", "a decided solo game is over")
-    if not r.solo:
-        if not any(s.alive) and s.phase != END:
-            _bad("studios", "nobody is alive in a game that goes on")
-        if s.phase not in (END,) and s.alive and not s.alive[s.first] and s.phase not in (
-                PHASES.index("dawn"), PHASES.index("supper"), PHASES.index("draw")):
-            _bad("first_player", "a starved player passes the carrot on at once")
-    if s.actor >= 0 and not s.alive[s.actor]:
-        _bad("pending.actor", f"player {s.actor} has starved")
-    if s.phase in (PHASES.index("turn"), PHASES.index("paint"), PHASES.index("pay"),
-                   PHASES.index("take"), PHASES.index("announce"), PHASES.index("collect"),
-                   PHASES.index("supper"), PHASES.index("advance")) and s.actor < 0:
-        _bad("pending.actor", f"phase {PHASES[s.phase]} needs a player to decide")
-    cp = view["current_player"]
-    if cp != s._current_player():
-        _bad("current_player", f"the position is {s._current_player()}'s to play, not {cp!r}")
-    if s.phase == PHASES.index("pay") and s.pay_for < 0:
-        _bad("pending.pay_for", "a payment must say what it pays for")
-    if s.phase == PHASES.index("advance") and s.adv_card < 0:
-        _bad("pending.adv_card", "the market advance needs its canvas")
-    _check_pending(s)
-    try:
-        legal = s._legal_actions() if s._current_player() >= 0 else [1]
-    except (AssertionError, IndexError, ValueError) as e:
-        _bad("phase", f"the pending fields do not make a position: {e}")
-    if not legal:
-        _bad("phase", f"nobody can act in phase {PHASES[s.phase]} with these fields")
-    if s.phase in (PHASES.index("draw"),) and s.resume < 0:
-        _bad("pending.resume", "a draw must say where play resumes")
-    if s.phase == PHASES.index("canvas") and s.resume < 0:
-        _bad("pending.resume", "a canvas draw must say where play resumes")
-    if s.phase == PHASES.index("canvas") and -1 not in s.market:
-        _bad("market", "a canvas is turned up only into an empty slot")
-    if s.phase in (PHASES.index("dawn"), PHASES.index("feed"), PHASES.index("dusk")):
-        _bad("phase", f"play never rests in phase {PHASES[s.phase]} (it settles at once)")
-    if s.phase in (PHASES.index("draw"), PHASES.index("setup")) and (
-            sum(s.bag) == 0 or (s.phase == PHASES.index("draw") and s.draws_left == 0)):
-        _bad("pending.draws_left", "a draw needs cubes to draw and cubes in the bag")
-    if s.phase == PHASES.index("canvas") and s._drawable() <= 0:
-        _bad("face_down.unseen", "a canvas draw needs a face-down canvas to turn up")
-
-
-def _check_pending(s):
-    """The phase machine's pending fields agree with the phase: what a step
-    needs (a canvas to pay for, cubes to pay or take, a painting to collect
-    for, a square to match) is there, so that a loaded position plays on."""
-    r = s.r
-    n = r.n
-    ph = PHASES[s.phase]
-    p = s.actor
-    if ph in ("draw", "canvas") and PHASES[s.resume] not in (
-            ("turn", "dawn", "feed") if ph == "draw" else ("turn", "dawn", "dusk")):
-        _bad("pending.resume", f"a {ph} resumes play in "
-                               f"{'turn, dawn or feed' if ph == 'draw' else 'turn, dawn or dusk'}")
-    if ph == "draw" and s.draw_to >= 0 and not s.alive[s.draw_to]:
-        _bad("pending.draw_to", f"player {s.draw_to} has starved")
-    if ph == "turn" and not r.solo and p != s._seat(s.turn_k):
-        _bad("pending.actor", f"the turn is player {s._seat(s.turn_k)}'s (turn_k {s.turn_k})")
-    if ph == "paint" and not 1 <= s.paints_left <= 4:
-        _bad("pending.paints_left", "painting has 1 to 4 cubes left")
-    if ph == "pay":
-        if s.pay_left < 1 or sum(s.studio[p]) < s.pay_left:
-            _bad("pending.pay_left", "a payment needs 1 or more cubes, and the cubes to pay")
-        if s.pay_for == 0 and not (0 <= s.pay_arg < MARKET and s.market[s.pay_arg] >= 0
-                                   and s.pay_left <= s.pay_arg + 1):
-            _bad("pending.pay_arg", "a purchase names a market slot with a canvas it costs")
-        if s.pay_for == 1 and not (0 <= s.pay_arg < len(r.trades)
-                                   and 1 <= s.take_left == r.trades[s.pay_arg][1]):
-            _bad("pending.pay_arg", "a trade names one of the game's trades and its take")
-    if ph == "take" and not 1 <= s.take_left <= s._nonwild(s.pile):
-        _bad("pending.take_left", "a trade takes 1 to 3 non-wild cubes the pile holds")
-    if ph not in ("pay", "take") and (sum(s.held) or s.take_left):
-        _bad("pending.held", "cubes are held only during a trade")
-    if ph in ("announce", "feed", "collect") or s.selling:
-        if r.solo and len(s.selling) > 1:
-            _bad("pending.selling", "the solo game sells one canvas at a time")
-        for k, i in enumerate(s.selling):
-            owner = s.loc[i] - STUDIO0
-            if not s.alive[owner] or (ph == "announce" and not all(c >= 0 for c in s.cubes[i])):
-                _bad(f"pending.selling[{k}]", "only a living player's completed canvas is sold")
-            if ph == "collect" and any(c >= 0 for c in s.cubes[i]):
-                _bad(f"pending.selling[{k}]", "the paint of a canvas sold is back in the bag "
-                                              "before the collection")
-    if ph == "announce" and (r.solo or p != s._seat(s.turn_k)):
-        _bad("pending.actor", "announcements go in turn order (turn_k)")
-    if ph == "collect":
-        m = len(s.selling)
-        if not s.order or len(s.order) != m or not 0 <= s.coll_i < m:
-            _bad("pending.order", "collection needs the order of the paintings sold")
-        i = s.selling[s.order[s.coll_i]]
-        if p != s.loc[i] - STUDIO0:
-            _bad("pending.actor", "the painter of the painting at coll_i collects")
-        if s._remaining(s.coll_i) <= 0 or s.turn_taken >= s._rate(s.coll_i):
-            _bad("pending.turn_taken", "the collection turn has nothing left to take")
-    if ph == "supper" and not (r.last_supper and s.day > 1 and s.nutrition[p] == 1
-                               and s._sold_cards(p)):
-        _bad("phase", "a Last Supper needs the option, day 2 on, nutrition 1 and a painting")
-    if ph == "advance":
-        sq = r.deck.cards[s.adv_card].squares
-        if not 0 <= s.adv_k < len(sq) or len(sq[s.adv_k]) != 2 or not all(
-                s.pile[c] > 0 for c in sq[s.adv_k]):
-            _bad("pending.adv_k", "the advance asks at a split square whose two colours "
-                                  "are both in the pile")
-    if s.adv_card >= 0 and ph != "advance":
-        _bad("pending.adv_card", "a canvas leaves the market only during the advance")
-    if r.solo and ph == "turn" and p != 0:
-        _bad("pending.actor", "the solo player is player 0")
+    return [sum(k for _, k in cube_holders(s, c)) for c in range(N_CUBES)]

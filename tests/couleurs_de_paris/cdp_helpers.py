@@ -1,14 +1,21 @@
 """Helpers for the Couleurs de Paris rule scenarios: build positions from the
-JSON view (keeping the pigment box, the removed cards, the scores and the
-last-round flag consistent), force chance outcomes, name moves as the codec
-writes them."""
+JSON view that play can reach (keeping the pigment box, the removed cards,
+the scores and the last-round flag consistent, every hired assistant on the
+boards in turn order, and the round late enough for what the scenario shows:
+the loader refuses anything else, RULINGS.md "Invariants of play"), force
+chance outcomes, name moves as the codec writes them."""
 from __future__ import annotations
 
+import copy
+import itertools
 import random
 
 from easel import engine
 from easel.engine.couleurs_de_paris import from_json
+from easel.engine.couleurs_de_paris.consistency import robin
 from easel.engine.couleurs_de_paris.data import ACTION_NAMES, SUPPLY_COLOURS, load_data
+
+from reachable import first_loadable
 
 IMPLS = ["reference"] + (["core"] if engine.game_entry("couleurs_de_paris").has_core else [])
 DATA = load_data()
@@ -75,12 +82,74 @@ def score_of(b):
     return total
 
 
+ACTING = ("act", "tool", "pay", "bonus", "take", "imitate", "paint")
+
+
+def _people(view):
+    """(spot, player list key) of every space, lower board then centre."""
+    return [lv for lv in view["lower_board"]] + list(view["upper_board"].values())
+
+
+def place_everyone(view):
+    """In phase 2 and after, every hired assistant is on the boards (§6); in
+    phase 2 they lie down one at a time in turn order from the first player
+    (§7). A scenario names the assistants it needs; the others go lying on
+    acquire white (they acted already), some standing there if turn order
+    needs it, with a first player such that the scenario's player is the one
+    to act (RULINGS.md I7, I11). Yields each such completion of the view,
+    fewest extra assistants standing first."""
+    n = view["players"]
+    if view["phase"] in ("deal", "place"):
+        yield view
+        return
+    standing = [sum(sp["standing"].count(q) for sp in _people(view)) for q in range(n)]
+    lying = [sum(sp["lying"].count(q) for sp in _people(view)) for q in range(n)]
+    extra = [max(b["assistants"] - standing[q] - lying[q], 0)
+             for q, b in enumerate(view["boards"])]
+    if view["phase"] not in ACTING:
+        for q in range(n):
+            view["upper_board"]["white"]["lying"] += [q] * extra[q]
+        yield view
+        return
+    cur = view["current_player"]
+    holder = [q for q in range(n) if q in view["upper_board"]["first player"]["standing"]
+              or q in view["upper_board"]["first player"]["lying"]]
+    firsts = [view["first_player"]] + [q for q in range(n) if q != view["first_player"]]
+    counts = [standing[q] + lying[q] + extra[q] for q in range(n)]
+    for up in sorted(itertools.product(*[range(e + 1) for e in extra]), key=sum):
+        for first in firsts:
+            done = [lying[q] + extra[q] - up[q] for q in range(n)]
+            walk = robin(n, first, counts, sum(done))
+            if first in holder or not walk or walk[0] != done:
+                continue
+            if (walk[2] if view["phase"] == "act" else walk[1]) == cur:
+                out = copy.deepcopy(view)
+                out["first_player"] = first
+                white = out["upper_board"]["white"]
+                for q in range(n):
+                    white["standing"] += [q] * up[q]
+                    white["lying"] += [q] * (extra[q] - up[q])
+                yield out
+
+
+def load_reachable(game, views):
+    """Load the first of a scenario's completions (place_everyone) at the
+    first round, from the view's, that play can reach: a scenario shows what
+    some rounds of play make."""
+    def candidates():
+        for view in views:
+            fix(view)
+            for rnd in range(view["round"], game.params["maxrounds"] + 1):
+                view["round"] = rnd
+                yield view
+    return first_loadable(lambda v: from_json(game, v), candidates())
+
+
 def edit(state, fn):
-    """A new state: the view of `state`, changed by fn(view), made consistent, reloaded."""
+    """A new state: the view of `state`, changed by fn(view), made reachable, reloaded."""
     view = state.to_json()
     fn(view)
-    fix(view)
-    return from_json(state.get_game(), view)
+    return load_reachable(state.get_game(), place_everyone(view))
 
 
 def clear_assistants(view):

@@ -90,3 +90,63 @@ def test_mutated_positions_are_refused_or_play_on(impl):
                     t.apply_action(rng.choice(legal))
             assert t.is_terminal()
     assert refused > 0 and loaded > 0, (refused, loaded)
+
+
+# -- positions play cannot reach (RULINGS.md "Invariants of play") ----------------------
+def _opening_view(impl, spec="couleurs_de_paris"):
+    s = engine.play_chance(load(spec, impl).new_initial_state(), random.Random(3))
+    return s.get_game(), s.to_json()
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_a_board_turned_in_round_1_is_refused(impl):
+    """The board turns only in phase 3 (I3): round 1's placement at rotation
+    2 is refused, from the JSON view and from the notation alike."""
+    from cdp_helpers import rotate_view
+    g, view = _opening_view(impl)
+    rotate_view(view, 2)
+    with pytest.raises(StateFormatError, match="field 'rotation' \\(with 'round'"):
+        from_json(g, view)
+    text = g.notation_of(from_json(g, _opening_view(impl)[1])).replace("rotation 0",
+                                                                         "rotation 2")
+    with pytest.raises(StateFormatError, match="field 'rotation'"):
+        g.state_from_notation(text)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_more_done_than_round_1_allows_is_refused(impl):
+    """Tool steps, paintings and black pigments take actions (I9); the first
+    player is the option's all round 1 (I2); the player to move follows turn
+    order (I11)."""
+    g, view = _opening_view(impl)
+    view["boards"][1]["tools"]["brush"] = 3
+    with pytest.raises(StateFormatError, match=r"field 'boards\[1\]\.tools'"):
+        from_json(g, view)
+    g, view = _opening_view(impl)
+    view["first_player"] = 1
+    with pytest.raises(StateFormatError, match="field 'first_player'.*consistent value: 0"):
+        from_json(g, view)
+    g, view = _opening_view(impl)
+    view["current_player"] = 1
+    with pytest.raises(StateFormatError, match="field 'current_player'.*consistent value: 0"):
+        from_json(g, view)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_every_broken_invariant_is_named_in_one_error(impl):
+    from easel.engine import UnreachablePositionError
+    from cdp_helpers import rotate_view
+    g, view = _opening_view(impl)
+    rotate_view(view, 1)
+    view["supply"]["red"] += 2
+    view["boards"][0]["bonus"]["palette"] = "points"
+    view["scores"][0] += 6
+    with pytest.raises(UnreachablePositionError) as e:
+        from_json(g, view)
+    text = str(e.value)
+    assert "3 problems" in text
+    for field in ("rotation", "supply.red", "boards[0].bonus.palette"):
+        assert f"field '{field}'" in text, field
+    assert f"supply.red = {view['supply']['red'] - 2}" in text
+    assert [p[0][0] for p in e.value.problems] == ["supply.red", "rotation",
+                                                  "boards[0].bonus.palette"]

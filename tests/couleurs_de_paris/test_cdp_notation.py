@@ -42,13 +42,13 @@ def test_example_from_encoding_md():
     text = """couleurs_de_paris 2
 round 3 phase act to 1 first 0 rotation 2
 claims - -
-supply r33 o26 y33 g26 b36 v26 w17 k5
-easels 4 - 9
-deck 0 1 2 3 5 6 7 8 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
-lower . . _0 . 1 . . . . .
-upper . . . _0
-player 0 assistants 3 place 0 tools 111 bonus --- pigments r2 y2 w3 paintings -
-player 1 assistants 3 place 0 tools 211 bonus --- pigments r1 y1 paintings -
+supply r31 o26 y35 g26 b34 v26 w9 k5
+easels 30 23 18
+deck 0 2 3 4 5 6 7 8 9 10 11 13 14 15 16 17 19 20 21 22 24 25 26 28 29 31
+lower . _0 _0 1 . . . _1 . 01
+upper . . . .
+player 0 assistants 3 place 0 tools 112 bonus --- pigments r3 w4 paintings 1:....b..r. 12:.....w...
+player 1 assistants 3 place 0 tools 111 bonus --- pigments r1 y1 b1 w6 paintings 27:.........
 pending tool - pay 0r paint 0/0 seat 0 keep - -
 """
     s = from_json(g, notation.read(g, text))

@@ -167,13 +167,15 @@ def test_s6_turn_order_and_passing(impl):
 # ---------------------------------------------------------------- actions
 def test_s7_actions_in_turn_order_skipping_players_done(impl):
     s = act_scene(impl, 0, [("white", 0), ("white", 0), ("white", 1)])
+    before = s.to_json()        # player 1 first: player 0 has acted once, player 1 twice
     movers = []
     while phase(s) == "act":
         movers.append(s.current_player())
         do(s, "act on acquire white")
     assert movers == [0, 1, 0]
     v = s.to_json()
-    assert (v["round"], v["phase"], v["rotation"], v["first_player"]) == (2, "place", 1, 0)
+    assert (v["round"], v["phase"], v["rotation"], v["first_player"]) == \
+        (before["round"] + 1, "place", before["rotation"] + 1, before["first_player"])
     assert board(s, 0)["pigments"]["white"] == 6 and board(s, 1)["pigments"]["white"] == 3
 
 
@@ -188,11 +190,16 @@ def test_s8_acquire_primary_by_paint_tube(impl):
 
 
 def test_s27_short_supply_gives_what_is_left(impl):
-    s = act_scene(impl, 0, [("red", 0), ("red", 0)], rot=2,
-                  fn=lambda v: give(v, 1, red=34))        # the supply keeps 1 red
+    def fn(v):          # the supply keeps 1 red: 1 + 24 held + 10 on paintings are out
+        give(v, 1, red=24, yellow=0, blue=0)
+        hold(v, 1, 6, ["red", None, "red", "red", None, "red", "red", None, "red"])
+        hold(v, 1, 24, ["red", None, "red", None, None, None, "red", None, "red"])
+    s = act_scene(impl, 0, [("red", 0), ("red", 0)], rot=2, fn=fn)
     assert s.to_json()["supply"]["red"] == 1
     do(s, "act on acquire red")
     assert board(s, 0)["pigments"]["red"] == 2 and s.to_json()["supply"]["red"] == 0
+    while s.current_player() != 0:          # the others' turns: they lay down
+        do(s, next(t for t in texts(s) if t.startswith("lay down")))
     # With nothing left, acting there would do nothing: only laying down remains.
     assert texts(s) == ["lay down from acquire red without acting"]
 
@@ -312,10 +319,9 @@ def test_s14_take_a_painting(impl):
 
 
 def test_s14_no_painting_to_take(impl):
-    def fn(v):
-        v["deck"] += [c for c in v["easels"]]
+    def fn(v):          # every card gone (half-turns removed them, §20)
+        v["deck"] = []
         v["easels"] = [None, None, None]
-        v["deck"].sort()
     s = act_scene(impl, 0, [("take painting", 0)], fn=fn)
     assert texts(s) == ["lay down from take a painting without acting"]
 
@@ -507,8 +513,9 @@ def test_s20_twelve_pigments_are_kept(impl):
 def test_s21_stand_one_assistant_for_the_next_round(impl):
     s = act_scene(impl, 1, [("white", 1)], rot=2,
                   lying=[("red", 0), ("blue", 0), ("white", 0), ("yellow", 1)])
+    rnd, first = s.to_json()["round"], s.to_json()["first_player"]
     do(s, "act on acquire white")              # player 1's last assistant; rotation 2 -> 3
-    assert phase(s) == "stand" and s.current_player() == 0
+    assert phase(s) == "stand" and s.current_player() == first == 0
     # red stood on position 2, which now faces paint; blue's position 6 faces green
     assert texts(s) == ["stand assistant facing mix green", "stand assistant facing paint"]
     do(s, "stand assistant facing paint")
@@ -516,7 +523,7 @@ def test_s21_stand_one_assistant_for_the_next_round(impl):
     assert s.current_player() == 1 and texts(s) == ["stand assistant facing mix orange"]
     do(s, "stand assistant facing mix orange")
     v = s.to_json()
-    assert v["phase"] == "place" and v["round"] == 2
+    assert v["phase"] == "place" and v["round"] == rnd + 1
     assert spot(v, "paint")["standing"] == [0] and spot(v, "orange")["standing"] == [1]
     assert v["upper_board"]["white"] == {"standing": [], "lying": []}
     assert [b["to_place"] for b in v["boards"]] == [2, 2]
@@ -537,12 +544,13 @@ def test_s23_second_painting_ends_the_game_after_phase_2(impl):
                        None])
         give(v, 0, yellow=1, red=0, blue=0)
     s = act_scene(impl, 0, [("paint", 0), ("white", 1), ("white", 0)], fn=fn)
+    rnd = s.to_json()["round"]
     assert not s.to_json()["final_round"]
     do(s, "act on paint", "paint yellow on painting 8, space 9")
     v = s.to_json()
     assert v["final_round"] and v["phase"] == "act" and v["current_player"] == 1
     do(s, "act on acquire white", "act on acquire white")     # the round's phase 2 finishes
-    assert s.is_terminal() and s.to_json()["round"] == 1
+    assert s.is_terminal() and s.to_json()["round"] == rnd
     assert s.to_json()["scores"] == [13 + 13, 0] and s.returns() == [1.0, -1.0]
 
 
@@ -559,8 +567,10 @@ def test_s23_last_black_pigment_ends_the_game(impl):
 
 def test_s28_round_limit(impl):
     s = act_scene(impl, 0, [("white", 0)], spec=f"{CDP}(maxrounds=1)")
+    assert s.to_json()["round"] == 1
     do(s, "act on acquire white")
-    assert s.is_terminal() and s.returns() == [0.0, 0.0]
+    finish_phase2(s)
+    assert s.is_terminal() and s.to_json()["round"] == 1
 
 
 def _final(impl, spec, fn):
@@ -611,7 +621,7 @@ def test_s25_tie_fewer_whites_wins(impl):
         f = colours_of(c18)
         f[0] = "white"
         hold(v, 1, c18, f)
-    s = _final(impl, f"{CDP}(maxrounds=1)", fn)
+    s = _final(impl, f"{CDP}(maxrounds=2)", fn)     # 2 rounds: 5 cards out of the deck
     assert s.to_json()["scores"] == [16, 16] and s.returns() == [1.0, -1.0]
 
 

@@ -7,7 +7,9 @@ import random
 
 from easel import engine
 from easel.engine.starving_artists.deck import load_deck
-from easel.engine.starving_artists.rules import BOX, CUBE_NAMES
+from easel.engine.starving_artists.rules import BOX, CUBE_NAMES, max_days, rules_of
+
+from reachable import first_loadable
 
 _HAS_CORE = importlib.util.find_spec("easel.engine.starving_artists.core") is not None
 IMPLS = ["reference"] + (["core"] if _HAS_CORE else [])
@@ -89,11 +91,28 @@ def give_complete(view, p, i):
 
 
 def give_painting(view, p, i):
-    """A sold painting for p (stars follow)."""
+    """A sold painting for p (stars follow; so does the food p ate selling it, §19)."""
     _remove_everywhere(view, i)
     view["studios"][p]["paintings"].append(i)
     view["studios"][p]["paintings"].sort()
     view["studios"][p]["stars"] = sum(DECK.cards[x].stars for x in view["studios"][p]["paintings"])
+    view["studios"][p]["food_earned"] += DECK.cards[i].food
+
+
+def small_deck(tmp_path, titles):
+    """A deck file holding the default deck's canvases of these titles, in
+    this order (their indices in the new deck: 0, 1, ...)."""
+    import json
+    from easel.engine.starving_artists.deck import COLOURS
+    canvases = []
+    for k, t in enumerate(titles):
+        c = DECK.cards[idx(t)]
+        canvases.append({"id": f"c{k:02d}", "title": c.title, "stars": c.stars, "food": c.food,
+                         "paint": c.paint,
+                         "squares": [[COLOURS[x] for x in cols] for cols in c.squares]})
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps({"source": "test", "canvases": canvases}))
+    return str(path)
 
 
 def set_market(view, cards):
@@ -129,13 +148,60 @@ def rebalance(view):
         view["bag"][c] = left
 
 
+def refill_market(view):
+    """A market slot is refilled at once while face-down canvases are left
+    (RULINGS.md §12, I2): fill the gaps a scenario made, cheapest slot first,
+    from the lowest face-down canvases beyond the set-aside ones."""
+    fd = view["face_down"]
+    cards = [m for m in view["market"] if m is not None]
+    while len(cards) < 3 and len(fd["unseen"]) > fd["set_aside"]:
+        i = fd["unseen"].pop(0)
+        cards.append({"canvas": i, "title": DECK.cards[i].title})
+    view["market"] = cards + [None] * (3 - len(cards))
+
+
+def reachable(g, view, untouched=()):
+    """Load a scenario's view on the first day (from the view's) whose
+    position play can reach: the scenario shows what some days of play make
+    (canvases bought and painted, paintings sold), and the carrot (the view's
+    first player) passes each day (I5). Players in `untouched` (whose
+    nutrition the scenario kept from the opening) have the nutrition the day
+    gives them (I4)."""
+    refill_market(view)
+    start = g.params["start"]
+    n = view["players"]
+
+    def candidates():
+        for day in range(view["day"], max_days(rules_of(g)) + 1):
+            if (start + day - 1) % n != view["first_player"]:
+                continue
+            view["day"] = day
+            for p in untouched:
+                view["studios"][p]["nutrition"] = max(5 - (day - 1), 1)
+            if n == 1:
+                _solo_removals(view, day)
+            rebalance(view)
+            yield view
+    return first_loadable(g.state_from_json, candidates())
+
+
+def _solo_removals(view, day):
+    """The solo market loses a canvas each evening (§35, I2): by day d, d - 1
+    canvases have left the game; take the missing ones from the face-down
+    canvases beyond the set-aside ones."""
+    fd = view["face_down"]
+    while len(view["removed"]) < day - 1 and len(fd["unseen"]) > fd["set_aside"]:
+        view["removed"].append(fd["unseen"].pop())
+    view["removed"].sort()
+
+
 def position(g, edit, seed=0):
-    """The opening, edited by edit(view), rebalanced, loaded."""
+    """The opening, edited by edit(view), made reachable (`reachable`), loaded."""
     s = opening(g, seed)
     v = s.to_json()
     edit(v)
-    rebalance(v)
-    return g.state_from_json(v)
+    untouched = [p for p, st in enumerate(v["studios"]) if st["nutrition"] == 5]
+    return reachable(g, v, untouched)
 
 
 def at_announce(view, p, nutrition=3):
@@ -149,6 +215,13 @@ def at_announce(view, p, nutrition=3):
     view["round"] = 2
     view["current_player"] = p
     view["pending"].update(actor=p, turn_k=(p - view["first_player"]) % n, main_done=0)
+
+
+def at_turn(view, first):
+    """The first turn of a day whose carrot player `first` holds."""
+    view["first_player"] = first
+    view["current_player"] = first
+    view["pending"].update(actor=first, turn_k=0, main_done=0)
 
 
 def texts(state):

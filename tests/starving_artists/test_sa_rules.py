@@ -14,9 +14,9 @@ from easel.engine.starving_artists.deck import load_deck
 from easel.engine.starving_artists.rules import BOX, CUBE_NAMES, make_rules
 
 from sa_helpers import (BAHAMIAN, DECK, EXCITING, GRAIN_FIELD, HALL_OF_BULLS, IMPLS, KLEINE_FEE,
-                        KUCHING, SIESTA, WATER_LILIES, at_announce, cubes, do, draw, give,
-                        give_complete, give_painting, idx, load, opening, position, set_market,
-                        squares_of, studio, texts)
+                        KUCHING, SIESTA, WATER_LILIES, at_announce, at_turn, cubes, do, draw,
+                        give, give_complete, give_painting, idx, load, opening, position,
+                        rebalance, set_market, small_deck, squares_of, studio, texts)
 
 
 @pytest.fixture(params=IMPLS)
@@ -177,14 +177,15 @@ def test_s12_buying_the_costliest_replaces_only_it(impl):
     assert s.to_json()["payday_pile"]["red"] >= 3
 
 
-def test_s12_an_exhausted_pile_leaves_the_slot_empty(impl):
-    g = load(2, impl)
+def test_s12_an_exhausted_pile_leaves_the_slot_empty(impl, tmp_path):
+    # a deck of three canvases: the market holds them all, nothing is face down
+    deck = small_deck(tmp_path, ["Bahamian View", "Water Lilies", "The Siesta"])
+    g = engine.load_game(f"starving_artists(players=2,deck={deck})", implementation=impl)
 
     def edit(v):
         v["studios"][0]["cubes"] = cubes(red=1)
-        v["removed"] += v["face_down"]["unseen"]
-        v["face_down"]["unseen"] = []
-    s = do(position(g, edit), "buy canvas 1 (The Parasol)", "pay red")
+    st = position(g, edit)
+    s = do(st, next(t for t in texts(st) if t.startswith("buy canvas 1 (")), "pay red")
     v = s.to_json()
     assert v["phase"] == "turn" and v["market"][2] is None and v["market"][1] is not None
 
@@ -229,14 +230,18 @@ def test_s07_nutrition_falls_from_the_second_day(impl):
 def test_s07_starving_returns_paint_and_canvases_and_passes_the_carrot(impl):
     g = load(3, impl)
 
-    def edit(v):
+    def edit(v):        # day 5: player 0 has never eaten; players 1 and 2 sold a painting
         v["studios"][0]["nutrition"] = 1
         v["studios"][0]["cubes"] = cubes(red=2, wild=1)
         give(v, 0, BAHAMIAN, ["red", "orange", None, None, None, None])
+        for p, canvas in ((1, KLEINE_FEE), (2, SIESTA)):
+            give_painting(v, p, canvas)
+            v["studios"][p]["nutrition"] = 3
+        at_turn(v, 1)
     s = position(g, edit)
+    assert s.to_json()["day"] == 5
     _finish_day_by_working(s)
-    # Day 2: the carrot went to player 1; make player 1 starve too at dawn?
-    # No: only player 0 is at 1 and starves now.
+    # Day 6: the carrot went to player 2; player 0, at 1, starves now.
     draw(s, "blue", "blue", "blue", "blue")
     v = s.to_json()
     st0 = v["studios"][0]
@@ -249,14 +254,18 @@ def test_s07_starving_returns_paint_and_canvases_and_passes_the_carrot(impl):
 def test_s07_a_starved_first_player_passes_the_carrot_at_once(impl):
     g = load(3, impl)
 
-    def edit(v):
-        v["studios"][1]["nutrition"] = 1      # player 1 gets the carrot on day 2
+    def edit(v):        # day 5: player 2, who gets the carrot on day 6, has never eaten
+        v["studios"][2]["nutrition"] = 1
+        for p, canvas in ((0, KLEINE_FEE), (1, SIESTA)):
+            give_painting(v, p, canvas)
+            v["studios"][p]["nutrition"] = 3
+        at_turn(v, 1)
     s = position(g, edit)
     _finish_day_by_working(s)
     draw(s, "blue", "blue", "blue", "blue")
     v = s.to_json()
-    assert v["studios"][1]["alive"] is False
-    assert v["first_player"] == 2 and v["current_player"] == 2 and v["day"] == 2
+    assert v["studios"][2]["alive"] is False
+    assert v["first_player"] == 0 and v["current_player"] == 0 and v["day"] == 6
 
 
 # §9 -------------------------------------------------------------------------
@@ -407,24 +416,26 @@ def test_s14_never_take_a_wild_and_take_from_the_pile_before_payment(impl):
 
 
 # §15 ------------------------------------------------------------------------
-def test_s15_reset_puts_the_market_under_the_pile_known(impl):
-    g = load(2, impl)
+def test_s15_reset_puts_the_market_under_the_pile_known(impl, tmp_path):
+    # five canvases: three in the market, two face down
+    bv, wl, si, kf, ku = range(5)
+    deck = small_deck(tmp_path, ["Bahamian View", "Water Lilies", "The Siesta", "Kleine Fee",
+                                 "View of Kuching and River, Sarawak, Borneo"])
+    g = engine.load_game(f"starving_artists(players=2,deck={deck})", implementation=impl)
 
     def edit(v):
         v["studios"][0]["cubes"] = cubes(red=2)
-        set_market(v, [BAHAMIAN, WATER_LILIES, SIESTA])
-        keep = [KLEINE_FEE, KUCHING]
-        v["removed"] += [i for i in v["face_down"]["unseen"] if i not in keep]
-        v["face_down"]["unseen"] = keep
+        v["face_down"]["unseen"] = [kf, ku]
+        v["market"] = [{"canvas": i} for i in (bv, wl, si)]
     s = do(position(g, edit), "reset the market", "pay red", "pay red")
     v = s.to_json()
-    assert v["face_down"]["known_under"] == [BAHAMIAN, WATER_LILIES, SIESTA]
+    assert v["face_down"]["known_under"] == [bv, wl, si]
     assert v["payday_pile"]["red"] >= 2
-    draw(s, "Kleine Fee", "View of Kuching and River, Sarawak, Borneo")
+    draw(s, kf, ku)
     v = s.to_json()       # the third comes from under the pile, known: no chance
     assert v["phase"] == "turn"
-    assert [m["canvas"] for m in v["market"]] == [KLEINE_FEE, KUCHING, BAHAMIAN]
-    assert v["face_down"]["known_under"] == [WATER_LILIES, SIESTA]
+    assert [m["canvas"] for m in v["market"]] == [kf, ku, bv]
+    assert v["face_down"]["known_under"] == [wl, si]
 
 
 def test_s15_no_reset_in_the_solo_game(impl):
@@ -444,10 +455,11 @@ def test_s16_only_completed_canvases_are_sold_and_selling_is_optional(impl):
         give(v, 0, KUCHING, ["yellow", None, None])
         at_announce(v, 0)
     s = position(g, edit)
+    day = s.to_json()["day"]
     assert sorted(texts(s)) == ["sell Bahamian View", "sell nothing more"]
     do(s, "sell nothing more")
     v = s.to_json()
-    assert v["day"] == 2 and BAHAMIAN in [c["canvas"] for c in v["studios"][0]["canvases"]]
+    assert v["day"] == day + 1 and BAHAMIAN in [c["canvas"] for c in v["studios"][0]["canvases"]]
 
 
 def test_s17_announcements_go_from_the_first_player(impl):
@@ -457,7 +469,7 @@ def test_s17_announcements_go_from_the_first_player(impl):
         give_complete(v, 0, BAHAMIAN)
         give_complete(v, 1, KUCHING)
         give_complete(v, 2, KLEINE_FEE)
-        at_announce(v, 1)
+        at_announce(v, 1, nutrition=2)          # day 4: player 1 holds the carrot
     s = position(g, edit)
     order = []
     while s.to_json()["phase"] == "announce":
@@ -474,17 +486,17 @@ def test_s19_feeding_to_full_and_four_cubes_per_excess_food(impl):
         give_complete(v, 0, idx("The Alarm Clock"))      # food 3
         v["payday_pile"] = cubes()
         v["studios"][0]["cubes"] = cubes()
-        at_announce(v, 0, nutrition=4)
+        at_announce(v, 0, nutrition=3)                   # 3 + 3: one over full
     s = do(position(g, edit), "sell The Alarm Clock", "sell nothing more")
     v = s.to_json()
     assert v["phase"] == "draw" and v["studios"][0]["nutrition"] == 5
-    assert v["pending"]["draws_left"] == 8 and v["pending"]["draw_to"] == 0
+    assert v["pending"]["draws_left"] == 4 and v["pending"]["draw_to"] == 0
     assert v["studios"][0]["food_earned"] == 3
     # §19: drawn before the paint goes back (the canvas still holds its cubes)
     assert all(v["studios"][0]["canvases"][0]["cubes"])
-    draw(s, *["black"] * 8)
+    draw(s, *["black"] * 4)
     v = s.to_json()
-    assert v["studios"][0]["cubes"]["black"] == 8 + 0
+    assert v["studios"][0]["cubes"]["black"] == 4 + 0
     assert v["studios"][0]["paintings"] == [idx("The Alarm Clock")]
 
 
@@ -572,7 +584,7 @@ def test_s22_ties_by_seat_from_the_first_player(impl):
         v["payday_pile"] = cubes(blue=20)
         for st in v["studios"]:
             st["cubes"] = cubes()
-        at_announce(v, 0)
+        at_announce(v, 0, nutrition=2)         # day 4: player 2 holds the carrot
         v["first_player"] = 2
         v["pending"]["turn_k"] = 1
     s = position(g, edit)
@@ -609,25 +621,31 @@ def test_s24_sold_canvases_score_stars_and_count(impl):
         v["payday_pile"] = cubes()
         at_announce(v, 1)
         v["pending"]["turn_k"] = 1
-    s = do(position(g, edit), "sell Bahamian View", "sell nothing more")
+    s = position(g, edit)
+    day = s.to_json()["day"]
+    do(s, "sell Bahamian View", "sell nothing more")
     st = studio(s, 1)
     assert st["paintings"] == [BAHAMIAN] and st["stars"] == 2 and st["canvases"] == []
-    assert s.to_json()["first_player"] == 1 and s.to_json()["day"] == 2
+    assert s.to_json()["first_player"] == 1 and s.to_json()["day"] == day + 1
 
 
 # §26 ------------------------------------------------------------------------
 def test_s26_starvation_ends_the_game_after_that_day(impl):
     g = load(3, impl)
 
-    def edit(v):
+    def edit(v):        # day 5: player 2 has never eaten, the others sold a painting
         v["studios"][2]["nutrition"] = 1
+        for p, canvas in ((0, KLEINE_FEE), (1, SIESTA)):
+            give_painting(v, p, canvas)
+            v["studios"][p]["nutrition"] = 3
+        at_turn(v, 1)
     s = position(g, edit)
     _finish_day_by_working(s)
     draw(s, "blue", "blue", "blue", "blue")
     v = s.to_json()
-    assert v["studios"][2]["alive"] is False and v["phase"] == "turn" and v["day"] == 2
+    assert v["studios"][2]["alive"] is False and v["phase"] == "turn" and v["day"] == 6
     _finish_day_by_working(s)
-    assert s.is_terminal() and s.to_json()["day"] == 2
+    assert s.is_terminal() and s.to_json()["day"] == 6
 
 
 def test_s26_everybody_starving_ends_the_game_at_once(impl):
@@ -681,23 +699,20 @@ def test_s27_paintings_threshold_option(impl):
 
 # §28 ------------------------------------------------------------------------
 def test_s28_the_winner_by_stars_then_paintings_then_food(impl):
-    g = load(3, impl, famestars=4)
+    g = load(3, impl, famepaintings=2)
 
     def edit(v):
-        give_painting(v, 0, KLEINE_FEE)                # 2 stars
+        give_painting(v, 0, idx("The Alarm Clock"))    # 2 stars, food 3
         give_complete(v, 0, SIESTA)                    # 2 stars, food 2
         give_painting(v, 1, idx("Starry Night"))       # 4 stars, 1 painting
-        give_painting(v, 2, BAHAMIAN)                  # 2 stars
+        give_painting(v, 2, BAHAMIAN)                  # 2 stars, food 2
         give_complete(v, 2, KUCHING)                   # 2 stars, food 2
         v["payday_pile"] = cubes()
-        at_announce(v, 0)
-        v["studios"][0]["food_earned"] = 5
-        v["studios"][1]["food_earned"] = 10
-        v["studios"][2]["food_earned"] = 3
+        at_announce(v, 0, nutrition=2)                 # day 4: player 0 holds the carrot
     s = do(position(g, edit), "sell The Siesta", "sell nothing more",
            "sell View of Kuching and River, Sarawak, Borneo", "sell nothing more")
     assert s.is_terminal()
-    # 4 stars each; players 0 and 2 have 2 paintings, player 1 one; food 7 > 5.
+    # 4 stars each; players 0 and 2 have 2 paintings, player 1 one; food 5 > 4.
     assert [st["stars"] for st in s.to_json()["studios"]] == [4, 4, 4]
     assert s.returns() == [1.0, -1.0, 0.0]
 
@@ -705,9 +720,11 @@ def test_s28_the_winner_by_stars_then_paintings_then_food(impl):
 def test_s28_a_starved_player_can_win(impl):
     g = load(2, impl)
 
-    def edit(v):
+    def edit(v):        # day 5: player 0 (2 stars) ate too little, player 1 (1 star) enough
         give_painting(v, 0, KLEINE_FEE)
         v["studios"][0]["nutrition"] = 1
+        give_painting(v, 1, idx("The Accolade"))
+        v["studios"][1]["nutrition"] = 3
     s = position(g, edit)
     _finish_day_by_working(s)
     draw(s, "blue", "blue", "blue", "blue")
@@ -780,11 +797,13 @@ def test_s32_solo_setup_two_cubes_and_fifteen_set_aside(impl):
 def test_s32_solo_pile_stops_at_the_set_aside_canvases(impl):
     g = load(1, impl)
 
-    def edit(v):
+    def edit(v):        # 16 canvases face down: a day's end removed each of the others
         keep = v["face_down"]["unseen"][:16]
         v["removed"] += v["face_down"]["unseen"][16:]
         v["face_down"]["unseen"] = keep
         v["studios"][0]["cubes"] = cubes(red=2)
+        give_painting(v, 0, v["removed"].pop())       # eaten to last so long
+        v["studios"][0]["nutrition"] = 3
     s = do(position(g, edit), "buy canvas 1 (On the Island of Crete)", "pay red")
     assert s.is_chance_node()
     draw(s, s.chance_outcomes()[0][0])
@@ -897,6 +916,8 @@ def test_s36_solo_loses_by_starving_and_by_an_empty_market(impl):
         v["market"][1] = v["market"][2] = None
         v["pending"]["actions_left"] = 0
         v["payday_pile"] = cubes()
+        give_painting(v, 0, v["removed"].pop())       # eaten to last so long
+        v["studios"][0]["nutrition"] = 3
     s = do(position(g, edit2), "end the day")
     assert s.is_terminal() and s.to_json()["result"] == -1
 
@@ -950,3 +971,62 @@ def test_json_round_trip(impl):
     g = load(3, impl)
     s = opening(g, seed=5)
     assert g.state_from_json(s.to_json()).to_json() == s.to_json()
+
+
+# The loader refuses positions play cannot reach (RULINGS.md "Invariants of play")
+def test_a_painting_sold_on_day_1_is_refused(impl):
+    """Canvases are sold at a day's end (§16), so no painting exists on day 1
+    (I8): refused from the JSON view and from the notation alike."""
+    g = load(2, impl)
+    v = opening(g).to_json()
+    give_painting(v, 0, KUCHING)
+    rebalance(v)
+    with pytest.raises(StateFormatError, match=r"field 'studios\[0\]\.paintings' \(with 'day'\)"):
+        g.state_from_json(v)
+    lines = g.notation_of(opening(g)).splitlines()
+    k = next(k for k, line in enumerate(lines) if line.startswith("unseen "))
+    lines[k], canvas = lines[k].rsplit(" ", 1)          # a face-down canvas, sold
+    k = next(k for k, line in enumerate(lines) if line == "  paintings -")
+    lines[k] = f"  paintings {canvas}"
+    text = "\n".join(lines) + "\n"
+    with pytest.raises(StateFormatError, match=r"field 'studios\[0\]\.paintings'"):
+        g.state_from_notation(text)
+
+
+def test_what_the_day_allows(impl):
+    """Nutrition falls once a dawn from day 2 (I4); the carrot passes once a
+    day (I5); two actions a day buy and paint the canvases (I8)."""
+    g = load(2, impl)
+    v = opening(g).to_json()
+    v["studios"][1]["nutrition"] = 4
+    with pytest.raises(StateFormatError,
+                       match=r"field 'studios\[1\]\.nutrition'.*consistent value: 5"):
+        g.state_from_json(v)
+    v = opening(g).to_json()
+    v["first_player"] = 1
+    v["current_player"] = 1
+    v["pending"]["actor"] = 1
+    with pytest.raises(StateFormatError, match="field 'first_player'.*consistent value: 0"):
+        g.state_from_json(v)
+    v = opening(g).to_json()
+    give_complete(v, 0, BAHAMIAN)          # 6 cubes: a buy and two paint actions
+    rebalance(v)
+    with pytest.raises(StateFormatError, match=r"field 'studios\[0\]\.canvases'"):
+        g.state_from_json(v)
+
+
+def test_every_broken_invariant_is_named_in_one_error(impl):
+    from easel.engine import UnreachablePositionError
+    g = load(2, impl)
+    v = opening(g).to_json()
+    v["bag"]["blue"] += 1
+    v["studios"][0]["food_earned"] = 3
+    v["pending"]["paints_left"] = 2
+    with pytest.raises(UnreachablePositionError) as e:
+        g.state_from_json(v)
+    text = str(e.value)
+    assert "3 problems" in text
+    for field in ("bag.blue", "studios[0].food_earned", "pending.paints_left"):
+        assert f"field '{field}'" in text, field
+    assert f"bag.blue = {v['bag']['blue'] - 1}" in text
+
