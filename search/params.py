@@ -304,6 +304,12 @@ GREEDY: dict[str, Param] = {p.name: p for p in [
     Param("budget", int, 300, "about the most positions looked at per move",
           low=1, high=20_000, scope="bot"),
 ]}
+LEVEL: dict[str, Param] = {p.name: p for p in [
+    # `level(4)` names it without a key (search/specs.py: the kind's positional key)
+    Param("n", int, None, "the level: 1 (weakest) to 10 (the default search at about 2 s a "
+          "decision); written level(N)", low=1, high=10, scope="bot", default_text="required"),
+    _seed(),
+]}
 REMOTE: dict[str, Param] = {p.name: p for p in [
     Param("target", str, None, "the server's HOST:PORT", scope="bot", default_text="required"),
     Param("spec", str, "mcts", "the bot spec the server plays (checked here as a spec)",

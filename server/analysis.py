@@ -50,6 +50,7 @@ _BUDGET_KEYS = ("iterations", "time", "threads", "seed")
 def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settings") -> Plan:
     text = settings.bot.strip() or "mcts"
     spec = bot_specs.served_spec(text, f"{field}.bot", seat=False)
+    spec = bot_specs.expand_level(spec, game, f"{field}.bot", seat=False)
     args = dict(spec.args)
 
     budget = settings.budget
