@@ -91,6 +91,7 @@ def test_a_level_seat_plays_its_levels_spec_within_the_servers_limits(tmp_path):
         assert seat.bot.temperature == want["temperature"]
     finally:
         manager.stop()
+        manager.store.close()
 
 
 def test_a_level_seat_plays_a_whole_match(served):

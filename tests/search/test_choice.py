@@ -4,29 +4,14 @@ a temperature drawn among the well-visited first actions by their values."""
 from __future__ import annotations
 
 import math
-import random
 
 import pytest
+from search_helpers import position
 
 from easel import engine
 from easel.search import MCTSBot, mcts
 from easel.search.errors import BotSpecError, SearchError
 from easel.search.specs import parse_spec
-
-
-def _position(game, seed: int, decisions: int):
-    """A decision node after `decisions` random decisions from the start."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    made = 0
-    while True:
-        if state.is_chance_node():
-            state.apply_action(engine.draw_outcome(state, rng))
-            continue
-        if state.is_terminal() or (made >= decisions and len(state.legal_actions()) > 1):
-            return state
-        state.apply_action(rng.choice(state.legal_actions()))
-        made += 1
 
 
 # -- the decision reads the roots' children only ---------------------------------------
@@ -39,7 +24,7 @@ def test_a_decision_reads_only_the_roots_children(name, threads):
     # tree (the analysis once walked the root player's whole turn region,
     # which in Starving Artists grows with the tree).
     game = engine.load_game(name)
-    state = _position(game, 3, 6)
+    state = position(game, 3, 6)
     for iterations in (300, 6000):
         bot = MCTSBot(game, iterations=iterations, seed=4, threads=threads, early_stop=False)
         bot.step(state)
@@ -56,7 +41,7 @@ def test_the_move_is_the_analysis_best(form):
     # first actions alike: the move played is the analysis's best candidate.
     game = engine.load_game("vangogh(players=2)")
     for seed in range(6):
-        state = _position(game, seed, 4 + seed)
+        state = position(game, seed, 4 + seed)
         bot = MCTSBot(game, iterations=400, seed=seed, form=form, early_stop=False)
         move = bot.step(state)
         assert move == bot._search.analysis(top_k=1).best.action
@@ -85,7 +70,7 @@ def test_temperature_draws_by_value_among_the_well_visited():
 
 def test_temperature_replays_from_the_seed_and_weakens_the_play():
     game = engine.load_game("vangogh(players=2)")
-    state = _position(game, 2, 5)
+    state = position(game, 2, 5)
 
     def picks(temperature, seed):
         bot = MCTSBot(game, iterations=300, seed=seed, temperature=temperature)

@@ -7,6 +7,7 @@ import random
 import re
 
 import pytest
+from search_helpers import position
 
 from easel import engine
 from easel.search import MCTSBot, levels
@@ -29,21 +30,6 @@ def _game_strings():
 
 
 GAMES = _game_strings()
-
-
-def _position(game, seed: int, decisions: int):
-    """A decision node after `decisions` random decisions from the start."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    made = 0
-    while True:
-        if state.is_chance_node():
-            state.apply_action(engine.draw_outcome(state, rng))
-            continue
-        if state.is_terminal() or (made >= decisions and len(state.legal_actions()) > 1):
-            return state
-        state.apply_action(rng.choice(state.legal_actions()))
-        made += 1
 
 
 # -- levels ------------------------------------------------------------------------------
@@ -112,7 +98,7 @@ def test_every_level_makes_a_legal_move(name):
     # Each level's spec searches and moves; the whole games the high levels
     # play are the calibration's (docs/strength.md), too long for a test.
     game = engine.load_game(name)
-    state = _position(game, 5, 3)
+    state = position(game, 5, 3)
     for n in range(1, 11):
         assert make_bot(f"level({n})", game, seed=n).step(state) in state.legal_actions()
 
