@@ -6,6 +6,7 @@ positions are those the level meets), `DECISIONS` of them a level.
 
     python -m pytest benchmarks/bench_levels.py -s
     python benchmarks/bench_levels.py "vangogh(players=2)" [LEVEL ...]   # the figures alone
+    python benchmarks/bench_levels.py --rate "vangogh(players=2)"   # iterations per CPU second
 """
 from __future__ import annotations
 
@@ -50,6 +51,39 @@ def seconds_per_decision(spec: str, level: int, decisions: int = DECISIONS, seed
     return statistics.mean(times), max(times)
 
 
+def iterations_per_second(spec: str, iterations: int = 20_000, every: int = 6) -> float:
+    """The default search's iterations per CPU second (median), at
+    `iterations` without early stopping, over every `every`-th searched
+    decision of one self-play game (the others played by 200 iterations):
+    what sets a game's level 10 (about 2 s of one core)."""
+    from easel.search import MCTSBot
+    game = engine.load_game(spec)
+    rng = random.Random(0)
+    n = game.num_players()
+    big = [MCTSBot(game, iterations=iterations, seed=i, early_stop=False) for i in range(n)]
+    small = [MCTSBot(game, iterations=200, seed=i) for i in range(n)]
+    state = game.new_initial_state()
+    k, rates = 0, []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(engine.draw_outcome(state, rng))
+            continue
+        seat = state.current_player()
+        if len(state.legal_actions()) > 1:
+            k += 1
+            if k % every == 0:
+                big[seat].restart()
+                t = time.thread_time()
+                action = big[seat].step(state)
+                rates.append(iterations / (time.thread_time() - t))
+            else:
+                action = small[seat].step(state)
+        else:
+            action = state.legal_actions()[0]
+        state.apply_action(action)
+    return statistics.median(rates)
+
+
 @pytest.mark.parametrize("spec", GAMES)
 def test_level_seconds(benchmark, spec):
     from figures import measure_once
@@ -64,6 +98,11 @@ def test_level_seconds(benchmark, spec):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--rate"]:         # --rate GAME [ITERATIONS [EVERY]]
+        spec, *rest = sys.argv[2:]
+        rate = iterations_per_second(spec, *map(int, rest))
+        print(f"{spec}: {rate:,.0f} iterations per CPU second; 2 s: {2 * rate:,.0f}")
+        sys.exit(0)
     spec = sys.argv[1] if len(sys.argv) > 1 else "vangogh(players=2)"
     for level in [int(x) for x in sys.argv[2:]] or range(1, 11):
         mean, most = seconds_per_decision(spec, level)

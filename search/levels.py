@@ -68,15 +68,17 @@ _LOW = ((30, 0.1), (80, 0.05), (130, 0.02), 220, 350, 560, 1000, 3000)
 
 # Game name (or (name, players) where a player count needs its own) -> the
 # ten levels, weakest first. Level 10: the iterations the default search
-# runs in about 2 s of one core (CPU time, docs/strength.md), at most the
-# 1,000,000 a default server allows a search (`easel serve --max-iterations`);
-# level 9 between level 8 and it.
+# runs in about 2 s of one core (CPU time: `python benchmarks/bench_levels.py
+# --rate GAME`, 2-player games; Van Gogh 35,000 a second, Couleurs de Paris
+# 18,500, Starving Artists 22,500, Connect Four 448,000, Pig 362,000), under
+# the 1,000,000 a default server allows a search (`easel serve
+# --max-iterations`); level 9 about the geometric mean of levels 8 and 10.
 TABLES: dict = {
     "vangogh": _ladder(*_LOW, 11_000, 70_000),
     "couleurs_de_paris": _ladder(*_LOW, 8_000, 37_000),
-    "starving_artists": _ladder(*_LOW, 11_000, 70_000),
-    "connect_four": _ladder(*_LOW, 30_000, 1_000_000),
-    "pig": _ladder(*_LOW, 30_000, 1_000_000),
+    "starving_artists": _ladder(*_LOW, 10_000, 45_000),
+    "connect_four": _ladder(*_LOW, 50_000, 900_000),
+    "pig": _ladder(*_LOW, 45_000, 700_000),
 }
 
 

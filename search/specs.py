@@ -141,7 +141,7 @@ def level_mcts_args(game, args: dict) -> dict:
     """The mcts spec keys a level spec's typed args stand for, for `game`."""
     from . import levels
     if "n" not in args:
-        raise BotSpecError(f"level: give the level, 1 to 10: level(4)")
+        raise BotSpecError("level: give the level, 1 to 10: level(4)")
     try:
         return levels.level_args(game, args["n"], seed=args.get("seed"))
     except EaselError as e:
