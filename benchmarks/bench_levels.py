@@ -81,6 +81,9 @@ def iterations_per_second(spec: str, iterations: int = 20_000, every: int = 6) -
         else:
             action = state.legal_actions()[0]
         state.apply_action(action)
+    if not rates:
+        raise SystemExit(f"{spec}: the game had fewer than {every} searched decisions; "
+                         f"give a smaller EVERY")
     return statistics.median(rates)
 
 
