@@ -141,6 +141,10 @@ cdef class Tree:
     cdef volatile int cancelled
     cdef readonly long long iterations
     cdef readonly double elapsed
+    # Nodes the readers of the tree (root_children, children) have looked
+    # at: what a decision or an analysis cost after the search, counted so a
+    # test can bound it without timing it.
+    cdef public long long nodes_read
 
     def __cinit__(self):
         self.nodes = NULL
@@ -593,12 +597,21 @@ cdef class Tree:
 
     def root_visits(self):
         """(action, visits) of the root's decision children."""
+        return [(a, n) for a, n, _ in self.root_children()]
+
+    def root_children(self):
+        """(action, visits, total utility of the mover) of the root's decision
+        children, in child order: all a bot's decision reads (its cost is the
+        root's children, however large the tree has grown). Counted in
+        `nodes_read`."""
         out = []
         cdef int c = self.nodes[0].first_child
         while c >= 0:
             if self.nodes[c].kind == KIND_DECISION:
-                out.append((self.nodes[c].action, self.nodes[c].n_visits))
+                out.append((self.nodes[c].action, self.nodes[c].n_visits,
+                            <double> self.nodes[c].total))
             c = self.nodes[c].next_sibling
+        self.nodes_read += len(out)
         return out
 
     def export(self):
@@ -606,64 +619,27 @@ cdef class Tree:
         return (_rows(self.nodes, self.n_nodes, NODE_DTYPE).copy(),
                 _rows(self.ext, self.n_ext, STATS_DTYPE).copy())
 
-    def export_turn(self, int player, int pv_nodes):
-        """What an analysis reads, without copying the whole tree: the root,
-        the root player's turn region (the root's decision children, then
-        children by `player` with no chance between), and from each leaf of
-        that region the chain of most visited children, up to `pv_nodes`
-        long. Links are renumbered within the copy; a region node keeps only
-        its region children and a chain node only its most visited child, so
-        walks over the copy give what they give over `export()`. The
-        turn-statistics array is copied whole (it holds turn nodes only)."""
-        cdef NodeC* nodes = self.nodes
-        cdef int head = 0, i, c, best, best_v, k, at, n_region
-        cdef list keep = [0]            # old indices; the copy's rows in this order
-        cdef list kids = []             # per row: the rows of its kept children
-        cdef list row_kids
-        while head < len(keep):         # the region, breadth first
-            i = keep[head]
-            row_kids = []
-            c = nodes[i].first_child
-            while c >= 0:
-                if nodes[c].kind != KIND_CHANCE and (
-                        i == 0 or (nodes[c].mover == player
-                                   and not (nodes[c].flags & FLAG_AFTER_CHANCE))):
-                    row_kids.append(len(keep))
-                    keep.append(c)
-                c = nodes[c].next_sibling
-            kids.append(row_kids)
-            head += 1
-        n_region = len(keep)
-        for head in range(1, n_region):  # chains below the region's leaves
-            if kids[head]:
-                continue
-            at, i = head, keep[head]
-            for k in range(pv_nodes):
-                best, best_v = -1, -1
-                c = nodes[i].first_child
-                while c >= 0:           # first of the most visited, as analysis picks
-                    if nodes[c].n_visits > best_v:
-                        best, best_v = c, nodes[c].n_visits
-                    c = nodes[c].next_sibling
-                if best < 0:
-                    break
-                kids[at] = [len(keep)]
-                at, i = len(keep), best
-                keep.append(best)
-                kids.append([])
-        whole = _rows(nodes, self.n_nodes, NODE_DTYPE)
-        out = whole[np.asarray(keep, dtype=np.int64)]       # fancy indexing copies the rows
-        first = np.full(len(keep), -1, dtype=np.int32)
-        sibling = np.full(len(keep), -1, dtype=np.int32)
-        for k in range(len(keep)):
-            row_kids = kids[k]
-            if row_kids:
-                first[k] = row_kids[0]
-                for at in range(len(row_kids) - 1):
-                    sibling[<int> row_kids[at]] = row_kids[at + 1]
-        out["first_child"] = first
-        out["next_sibling"] = sibling
-        return out, _rows(self.ext, self.n_ext, STATS_DTYPE).copy()
+    def children(self, int node):
+        """The children of `node`: their indices and their rows (NODE_DTYPE,
+        copied), in child order. What an analysis reads, node by node, from
+        the root down the lines it describes (search/mcts.py), so that it
+        never copies or walks the whole tree. Counted in `nodes_read`."""
+        if node < 0 or node >= self.n_nodes:
+            raise IndexError(f"node {node} is not in this tree ({self.n_nodes} nodes)")
+        cdef int c = self.nodes[node].first_child
+        cdef list idx = []
+        while c >= 0:
+            idx.append(c)
+            c = self.nodes[c].next_sibling
+        self.nodes_read += len(idx)
+        ix = np.asarray(idx, dtype=np.int64)
+        return ix, _rows(self.nodes, self.n_nodes, NODE_DTYPE)[ix]    # fancy indexing copies
+
+    def turn_stats(self, int ext):
+        """A turn-statistics record (STATS_DTYPE, copied), by a node's `ext`."""
+        if ext < 0 or ext >= self.n_ext:
+            raise IndexError(f"turn statistics {ext} are not in this tree ({self.n_ext})")
+        return _rows(self.ext, self.n_ext, STATS_DTYPE)[ext].copy()
 
     def advance(self, actions):
         """Move the root along `actions` (decisions and chance outcomes applied

@@ -17,10 +17,14 @@ turn or the first chance event inside it, ranked by visits.
 """
 from __future__ import annotations
 
+import heapq
 import math
 import os
+import random
 import threading
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from easel.engine.contract_ids import PLAYER_CHANCE
 
@@ -35,6 +39,10 @@ FLAG_AFTER_CHANCE = 1
 Z95 = 1.959963984540054
 PV_LENGTH = 12            # steps of principal variation shown after a candidate's turn
 BOT_ITERATIONS = 1000     # an MCTSBot's budget per decision when its spec sets none
+# temperature > 0: a first action is drawn only among those with at least this
+# share of the most visited one's visits (MCTSBot._choose)
+TEMPERATURE_SHARE = 0.1
+TEMPERATURE_SALT = 0x7E3D_A11E_5EED_0001
 
 
 @dataclass
@@ -64,6 +72,19 @@ class Candidate:
     def turn_text(self) -> str:
         """The whole turn as a player would say it, chance events included."""
         return "; ".join(step.text for step in self.turn)
+
+
+@dataclass
+class RootMove:
+    """A first action as the roots' children count it, over all trees."""
+    action: int
+    visits: int = 0
+    total: float = 0.0                # summed utility of the root player
+    votes: int = 0                    # PIMC: worlds whose most visited action this is
+
+    @property
+    def value(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
 
 
 @dataclass
@@ -272,133 +293,180 @@ class Search:
         top = sorted(visits.values(), reverse=True) + [0, 0]
         return top[0], top[1]
 
+    def root_ranking(self) -> list[RootMove]:
+        """The first actions legal here, as the analysis ranks them: most
+        visits over all trees (robust child, the choice early stopping
+        settles); in PIMC most world votes, then most visits; then the lower
+        action. Read from the roots' children alone, so that its cost does
+        not grow with the tree: all a bot needs to decide."""
+        legal = set(self._root.legal_actions())
+        moves: dict[int, RootMove] = {}
+        for t in self._trees:
+            best, best_visits = None, -1
+            for action, visits, total in t.root_children():
+                if action not in legal:
+                    continue
+                m = moves.setdefault(action, RootMove(action))
+                m.visits += visits
+                m.total += total
+                if visits > best_visits:     # the world's (tree's) vote: first of the most visited
+                    best, best_visits = m, visits
+            if best is not None:
+                best.votes += 1
+        ranked = [m for m in moves.values() if m.visits > 0]
+        if self.form == "pimc":
+            ranked.sort(key=lambda m: (-m.votes, -m.visits, m.action))
+        else:
+            ranked.sort(key=lambda m: (-m.visits, m.action))
+        return ranked
+
     def best_action(self) -> int:
-        """The move to play: most visits over all trees (robust child); in
-        PIMC, most world votes, then most visits."""
-        return self.analysis(top_k=1).best.action
+        """The move to play: the first of `root_ranking`."""
+        ranked = self.root_ranking()
+        return ranked[0].action if ranked else self.analysis(top_k=1).best.action
 
     def analysis(self, top_k: int | None = None) -> Analysis:
+        """The candidates, best first: the distinct turns (the root player's
+        decisions from the root to the end of the turn or the first chance
+        event inside it), their first actions in `root_ranking`'s order,
+        the turns of one first action by visits (then by their actions).
+
+        Built best first from the roots down: a line's visits bound every
+        turn that continues it, so the turns come out in order, and only the
+        lines that can still hold one of the `top_k` best are read (with the
+        candidates' principal variations). The cost grows with what is asked
+        for, not with the tree; `top_k=None` reads every turn."""
         player = self._root.current_player()
-        exports = [_export(t, player) for t in self._trees]
-        # After tree reuse across chance events (IS form) the root may hold
-        # children for actions legal only in other worlds: only the actions
-        # legal in the real position are candidates.
-        legal = set(self._root.legal_actions())
-        merged: dict[tuple, dict] = {}
-        votes: dict[int, int] = {}
-        for nodes, ext in exports:
-            best_first, best_visits = None, -1
-            for path in _turn_paths(nodes, player):
-                if int(nodes[path[0]]["action"]) not in legal:
-                    continue
-                key = tuple((int(nodes[i]["kind"]), int(nodes[i]["action"])) for i in path)
-                leaf = nodes[path[-1]]
-                rec = merged.setdefault(key, {"visits": 0, "n": 0.0, "sum_u": None,
-                                              "sum_u2": 0.0, "sum_win": None, "sum_score": None,
-                                              "paths": []})
-                rec["visits"] += int(leaf["n_visits"])
-                rec["paths"].append((nodes, path))
-                if leaf["ext"] >= 0:
-                    st = ext[leaf["ext"]]
-                    rec["n"] += float(st["n"])
-                    for name in ("sum_u", "sum_win", "sum_score"):
-                        rec[name] = st[name].copy() if rec[name] is None else rec[name] + st[name]
-                    rec["sum_u2"] += float(st["sum_u2"])
-            # the world's (tree's) vote: its most visited first action
-            c = int(nodes[0]["first_child"])
-            while c >= 0:
-                if (nodes[c]["n_visits"] > best_visits and nodes[c]["kind"] != KIND_CHANCE
-                        and int(nodes[c]["action"]) in legal):
-                    best_first, best_visits = int(nodes[c]["action"]), int(nodes[c]["n_visits"])
-                c = int(nodes[c]["next_sibling"])
-            if best_first is not None:
-                votes[best_first] = votes.get(best_first, 0) + 1
+        ranking = self.root_ranking()
+        order = {m.action: i for i, m in enumerate(ranking)}
+        votes = {m.action: m.votes for m in ranking}
         n_players = self.game.num_players()
         has_scores = self.game.entry.capabilities.scores
-        rows = []
-        for key, rec in merged.items():
-            if rec["visits"] > 0:
-                rows.append((key[0][1], rec))
-        if self.form == "pimc":
-            rows.sort(key=lambda r: (-votes.get(r[0], 0), -r[1]["visits"], r[0]))
-        else:
-            # The most visited first action leads (the root child's own
-            # visits: the ends of its turn paths miss the visits that stopped
-            # inside the turn); within it, its turns by visits.
-            first_visits = self._first_visits(legal)
-            rows.sort(key=lambda r: (-first_visits.get(r[0], 0), -r[1]["visits"], r[0]))
-        # Texts and principal variations cost far more than the statistics
-        # (each step replays the position), so only the candidates returned
-        # are described: a bot asking for the best move describes one.
+        # Heap items: (first action's rank, -visits, key, 0 for a line still
+        # to read / 1 for a whole turn, its members). A key is the turn's
+        # steps as ((kind, action), ...) and a member (tree, path of node
+        # indices, rows): the same line in every tree holding it, merged.
+        # A line sorts before every turn continuing it (fewer or as many
+        # visits, a longer key), so each turn pops only once nothing left
+        # can rank above it.
+        heap: list = []
+        self._push_lines(heap, order, [(t, (), None) for t in range(len(self._trees))], ())
         cands = []
-        for action, rec in rows:
-            if top_k is not None and len(cands) >= top_k:
-                break
-            nodes, path = max(rec["paths"], key=lambda np_: int(np_[0][np_[1][-1]]["n_visits"]))
-            turn, pv = self._describe(nodes, path)
-            if not turn or turn[0].is_chance:
+        while heap and (top_k is None or len(cands) < top_k):
+            rank, neg_visits, key, whole, members = heapq.heappop(heap)
+            if not whole:
+                self._read_line(heap, order, player, key, members)
                 continue
-            n = rec["n"] or 1.0
-            values = ([float(x) / n for x in rec["sum_u"][:n_players]] if rec["sum_u"] is not None
-                      else [0.0] * n_players)
-            mean = values[player]
-            var = max(rec["sum_u2"] / n - mean * mean, 0.0)
-            cands.append(Candidate(
-                action=action, text=turn[0].text, turn=turn, visits=rec["visits"],
-                value=mean, values=values,
-                win_prob=(float(rec["sum_win"][player]) / n if rec["sum_win"] is not None else 0.0),
-                scores=([float(x) / n for x in rec["sum_score"][:n_players]]
-                        if has_scores and rec["sum_score"] is not None else None),
-                ci=Z95 * math.sqrt(var / n), pv=pv, votes=votes.get(action, 0)))
+            cand = self._candidate(key[0][1], -neg_visits, members, player, n_players,
+                                   has_scores, votes)
+            if cand is not None:
+                cands.append(cand)
         return Analysis(player=player, iterations=self.iterations, elapsed=self.elapsed,
                         nodes=sum(t.n_nodes for t in self._trees), form=self.form,
                         threads=self.threads, candidates=cands)
 
-    def _describe(self, nodes, path, pv_length: int = PV_LENGTH):
-        """Texts for a turn path and the principal variation after it."""
+    def _push_lines(self, heap, order, members, key, player=None) -> list:
+        """Push the lines one step longer than `key`: the children of the
+        members' last nodes that continue the root player's turn (at the
+        root, key (): every decision child whose action is legal here),
+        merged over the trees by (kind, action). Returns the members with
+        none: there the line is a whole turn."""
+        grown: dict[tuple, list] = {}
+        ends = []
+        for m in members:
+            t, path, _ = m
+            ix, rows = self._trees[t].children(path[-1] if path else 0)
+            more = False
+            for i, row in zip(ix.tolist(), rows):
+                if row["kind"] == KIND_CHANCE:
+                    continue
+                if not key:
+                    if int(row["action"]) not in order:
+                        continue
+                elif row["mover"] != player or row["flags"] & FLAG_AFTER_CHANCE:
+                    continue
+                more = True
+                grown.setdefault((int(row["kind"]), int(row["action"])), []).append(
+                    (t, path + (i,), row))
+            if not more:
+                ends.append(m)
+        for step, kids in grown.items():
+            line = key + (step,)
+            heapq.heappush(heap, (order[line[0][1]], -sum(int(r["n_visits"]) for *_, r in kids),
+                                  line, 0, kids))
+        return ends
+
+    def _read_line(self, heap, order, player, key, members) -> None:
+        """Read a line's next steps; where it ends, it is a whole turn,
+        queued with the visits of the members it ends in."""
+        whole = self._push_lines(heap, order, members, key, player)
+        visits = sum(int(r["n_visits"]) for *_, r in whole)
+        if visits > 0:
+            heapq.heappush(heap, (order[key[0][1]], -visits, key, 1, whole))
+
+    def _candidate(self, action, visits, members, player, n_players, has_scores, votes):
+        """The candidate of one whole turn (its members: the trees where it
+        ends), described along its most visited member's path."""
+        n, sum_u2 = 0.0, 0.0
+        sums = {"sum_u": None, "sum_win": None, "sum_score": None}
+        for t, _, row in members:
+            if row["ext"] >= 0:
+                st = self._trees[t].turn_stats(int(row["ext"]))
+                n += float(st["n"])
+                sum_u2 += float(st["sum_u2"])
+                for name in sums:
+                    sums[name] = st[name].copy() if sums[name] is None else sums[name] + st[name]
+        t, path, _ = max(members, key=lambda m: int(m[2]["n_visits"]))
+        turn, pv = self._describe(self._trees[t], path)
+        if not turn or turn[0].is_chance:
+            return None
+        n = n or 1.0
+        values = ([float(x) / n for x in sums["sum_u"][:n_players]] if sums["sum_u"] is not None
+                  else [0.0] * n_players)
+        mean = values[player]
+        var = max(sum_u2 / n - mean * mean, 0.0)
+        return Candidate(
+            action=action, text=turn[0].text, turn=turn, visits=visits, value=mean,
+            values=values,
+            win_prob=(float(sums["sum_win"][player]) / n if sums["sum_win"] is not None else 0.0),
+            scores=([float(x) / n for x in sums["sum_score"][:n_players]]
+                    if has_scores and sums["sum_score"] is not None else None),
+            ci=Z95 * math.sqrt(var / n), votes=votes.get(action, 0), pv=pv)
+
+    def _describe(self, tree, path, pv_length: int = PV_LENGTH):
+        """Texts for a turn path (node indices in `tree`) and the principal
+        variation after it: from each node on, its most visited child."""
         state = self._root.clone()
         turn = []
+        node = 0
         for i in path:
-            step = _step(state, nodes, i)
+            ix, rows = tree.children(node)
+            step = _step(state, rows[int(np.flatnonzero(ix == i)[0])])
             turn.extend(step)
+            node = i
             if not step or step[-1].action is None:
                 break
         pv = []
         node = path[-1]
         while len(pv) < pv_length and state.current_player() != -4:
-            node = _most_visited_child(nodes, node)
-            if node < 0:
+            ix, rows = tree.children(node)
+            if len(ix) == 0:
                 break
-            step = _step(state, nodes, node)
+            best = int(np.argmax(rows["n_visits"]))     # the first of the most visited
+            step = _step(state, rows[best])
             if not step:
                 break
             pv.extend(step)
+            node = int(ix[best])
         return turn, pv
 
 
-def _export(tree, player: int):
-    """The part of a tree an analysis reads (the root player's turn and the
-    principal variations after it), copied: a few thousand nodes however
-    large the tree has grown."""
-    return tree.export_turn(player, PV_LENGTH)
-
-
-def _most_visited_child(nodes, node: int) -> int:
-    best, best_v = -1, -1
-    c = int(nodes[node]["first_child"])
-    while c >= 0:
-        if nodes[c]["n_visits"] > best_v:
-            best, best_v = c, int(nodes[c]["n_visits"])
-        c = int(nodes[c]["next_sibling"])
-    return best
-
-
-def _step(state, nodes, i) -> list[PVStep]:
-    """Apply node i's action to `state` (a Python-face clone), first resolving
-    any chance event the IS form left out of the tree with its most likely
-    outcome; return the steps taken (empty if the action is not legal here)."""
+def _step(state, node) -> list[PVStep]:
+    """Apply a node's action (its row) to `state` (a Python-face clone),
+    first resolving any chance event the IS form left out of the tree with
+    its most likely outcome; return the steps taken (empty if the action is
+    not legal here)."""
     steps = []
-    node = nodes[i]
     if node["kind"] == KIND_CHANCE:
         if not state.is_chance_node():
             return []
@@ -419,32 +487,6 @@ def _step(state, nodes, i) -> list[PVStep]:
     state.apply_action(a)
     steps.append(PVStep(a, text, player, False, int(node["n_visits"])))
     return steps
-
-
-def _turn_paths(nodes, player: int):
-    """Paths (lists of node indices) from the root through the root player's
-    consecutive decisions, stopping at the turn's end or at a chance event."""
-    out = []
-    stack = [[int(c)] for c in _children(nodes, 0) if nodes[c]["kind"] != KIND_CHANCE]
-    while stack:
-        path = stack.pop()
-        last = path[-1]
-        nxt = [c for c in _children(nodes, last)
-               if nodes[c]["kind"] != KIND_CHANCE and nodes[c]["mover"] == player
-               and not (nodes[c]["flags"] & FLAG_AFTER_CHANCE)]
-        if not nxt:
-            out.append(path)
-        else:
-            for c in nxt:
-                stack.append(path + [c])
-    return out
-
-
-def _children(nodes, node: int):
-    c = int(nodes[node]["first_child"])
-    while c >= 0:
-        yield c
-        c = int(nodes[c]["next_sibling"])
 
 
 class MCTSBot(Bot):
@@ -480,6 +522,7 @@ class MCTSBot(Bot):
         self.reuse_across_chance = bot.pop("reuse_across_chance",
                                            params.MCTS["reuse_across_chance"].default)
         self.early_stop = bot.pop("early_stop", params.MCTS["early_stop"].default)
+        self.temperature = bot.pop("temperature", params.MCTS["temperature"].default)
         self.options = params.resolve_search(game, bot)
         del self.options["seed"]        # each search gets one derived from the bot's
         self.seed = _new_seed() if seed is None else seed
@@ -549,11 +592,15 @@ class MCTSBot(Bot):
             self._cancel_requested = False  # a cancel before or during this call ends with it
 
     def _analyze(self, state, top_k: int | None) -> Analysis:
+        return self._grow(state).analysis(top_k)
+
+    def _grow(self, state) -> Search:
+        """The search at `state`, grown by this bot's budget."""
         search = self._search_for(state)
         if not (self.early_stop and self.iterations is not None and self.time_limit is None
                 and self.options["form"] != "pimc"):
             search.run(self.iterations, self.time_limit)
-            return search.analysis(top_k)
+            return search
         # Stop early when the choice is settled: once the most visited first
         # action leads the runner-up by more than the iterations left, no
         # outcome of the rest can change the move (the iterations are saved).
@@ -567,13 +614,43 @@ class MCTSBot(Bot):
             first, second = search.root_visit_leaders()
             if first - second > self.iterations - done:
                 break
-        return search.analysis(top_k)
+        return search
 
     def step(self, state) -> int:
+        """The move: the most visited first action (temperature 0), or one
+        drawn among the well-visited ones by their values (`_choose`). Read
+        from the roots' children only (Search.root_ranking), never the whole
+        tree, so that the time after the search does not grow with it."""
         legal = state.legal_actions()
         if len(legal) == 1:                 # a forced move needs no search
             return legal[0]
-        return self.analyze(state, top_k=1).best.action
+        try:
+            search = self._grow(state)
+        finally:
+            self._cancel_requested = False  # a cancel before or during this call ends with it
+        ranked = search.root_ranking()
+        if not ranked:                      # cancelled before any iteration
+            return search.best_action()
+        return self._choose(ranked, len(state.history()))
+
+    def _choose(self, ranked: list[RootMove], steps: int) -> int:
+        """With a temperature T > 0: among the first actions with at least
+        TEMPERATURE_SHARE of the most visited one's visits (a value from a
+        handful of visits is noise, not a judgement), draw one with
+        probability proportional to exp(value / T), value the root player's
+        mean utility, from a generator seeded by the game's seed and the
+        position's step count, as a fresh search is (so a seeded game
+        replays, and a bot rebuilt at this position, server/bot_replay.py,
+        draws the same). A person who misjudges
+        picks a move that looked nearly as good, not a random one."""
+        if self.temperature <= 0 or len(ranked) == 1:
+            return ranked[0].action
+        least = ranked[0].visits * TEMPERATURE_SHARE
+        pool = [m for m in ranked if m.visits >= least]
+        top = max(m.value for m in pool)
+        weights = [math.exp((m.value - top) / self.temperature) for m in pool]
+        rng = random.Random(_mix(game_seed(self.seed, self._games) ^ TEMPERATURE_SALT, steps))
+        return rng.choices(pool, weights)[0].action
 
     def ponder(self, state, seconds: float) -> int:
         """Grow the tree at `state` for about `seconds` while another player

@@ -194,6 +194,12 @@ MCTS: dict[str, Param] = {p.name: p for p in [
           "too (it mixes every outcome's statistics)", scope="bot"),
     Param("early_stop", bool, True, "with an iteration budget, stop once no outcome of the "
           "iterations left can change the move", scope="bot"),
+    # A level's weakening (search/levels.py, docs/strength.md): a person who
+    # misjudges plays a move that looked nearly as good, not a random one.
+    Param("temperature", float, 0.0, "play a first action drawn among those with at least a "
+          "tenth of the most visited one's visits, with probability proportional to "
+          "exp(value / temperature), value the mean utility (seeded; 0: the most visited)",
+          low=0, high=100, scope="bot"),
 ]}
 BY_KEYWORD: dict[str, Param] = {p.kw: p for p in MCTS.values()}
 SEARCH_KEYWORDS = {p.kw: p for p in MCTS.values() if p.scope == "search"}
@@ -297,6 +303,12 @@ GREEDY: dict[str, Param] = {p.name: p for p in [
           low=1, high=64, scope="bot"),
     Param("budget", int, 300, "about the most positions looked at per move",
           low=1, high=20_000, scope="bot"),
+]}
+LEVEL: dict[str, Param] = {p.name: p for p in [
+    # `level(4)` names it without a key (search/specs.py: the kind's positional key)
+    Param("n", int, None, "the level: 1 (weakest) to 10 (the default search at about 2 s a "
+          "decision); written level(N)", low=1, high=10, scope="bot", default_text="required"),
+    _seed(),
 ]}
 REMOTE: dict[str, Param] = {p.name: p for p in [
     Param("target", str, None, "the server's HOST:PORT", scope="bot", default_text="required"),

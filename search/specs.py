@@ -1,10 +1,12 @@
 """Bot spec strings: ``random``, ``random(seed=3)``, ``greedy(depth=1)``,
 ``heuristic``, ``mcts(iterations=4000,threads=2,time=0.5,uct_c=2,form=is)``,
+``level(4)`` (a strength level: the game's mcts spec of that level, search/levels.py),
 ``remote(target=127.0.0.1:50051,spec=mcts(iterations=800))`` (a bot on another
 Easel server; a value may hold a spec of its own, parentheses and commas
 included), ``faulty(mode=raise)`` (a deliberately broken bot, for testing).
 
-The grammar is the game string's: a name, then optionally ``(key=value,...)``.
+The grammar is the game string's: a name, then optionally ``(key=value,...)``;
+a kind may take its first value without its key (``level(4)``).
 Each bot kind's options are defined once in search/params.py (type, default,
 range, meaning): a spec is typed and range-checked as it is parsed, and a bad
 one is refused with a `BotSpecError` that names the bad part (an unknown key
@@ -38,10 +40,15 @@ class BotSpec:
 
     @property
     def text(self) -> str:
-        """The canonical spec string."""
+        """The canonical spec string (a kind's positional key first, bare:
+        ``level(4,seed=1)``)."""
         if not self.args:
             return self.name
-        return f"{self.name}({','.join(f'{k}={_show(v)}' for k, v in self.args.items())})"
+        kind = BOT_KINDS.get(self.name)
+        first = kind.positional if kind is not None else ""
+        parts = [_show(self.args[first])] if first in self.args else []
+        parts += [f"{k}={_show(v)}" for k, v in self.args.items() if k != first]
+        return f"{self.name}({','.join(parts)})"
 
     def with_seed(self, seed: int | None) -> "BotSpec":
         args = dict(self.args)
@@ -61,6 +68,8 @@ class BotKind:
     # May a network request name it (the server's Suggest)? Not a bot that
     # connects to other hosts or breaks its process on purpose.
     served: bool = True
+    # The key a first value without `key=` gives (`level(4)` is `level(n=4)`).
+    positional: str = ""
 
 
 def _show(value) -> str:
@@ -124,11 +133,26 @@ def _faulty(game, args):
         raise BotSpecError(str(e)) from None
 
 
-def _mcts(game, args, max_nodes: int | None = None):
+def _level(game, args, max_nodes: int | None = None):
+    return _mcts(game, level_mcts_args(game, args), max_nodes, what=f"level({args.get('n')})")
+
+
+def level_mcts_args(game, args: dict) -> dict:
+    """The mcts spec keys a level spec's typed args stand for, for `game`."""
+    from . import levels
+    if "n" not in args:
+        raise BotSpecError("level: give the level, 1 to 10: level(4)")
+    try:
+        return levels.level_args(game, args["n"], seed=args.get("seed"))
+    except EaselError as e:
+        raise BotSpecError(str(e)) from None
+
+
+def _mcts(game, args, max_nodes: int | None = None, what: str = "mcts"):
     try:
         from easel.search.mcts import MCTSBot
     except ImportError as e:
-        raise BotSpecError(f"mcts: the MCTS bot is not available in this build ({e})") from None
+        raise BotSpecError(f"{what}: the MCTS bot is not available in this build ({e})") from None
     kwargs = {params.MCTS[k].kw: v for k, v in args.items()}
     if max_nodes is not None:
         kwargs["max_nodes"] = max_nodes
@@ -137,7 +161,7 @@ def _mcts(game, args, max_nodes: int | None = None):
     except EaselError as e:         # the game refused a value: name it as a spec error
         if isinstance(e, BotSpecError):
             raise
-        raise BotSpecError(f"mcts: {e}") from None
+        raise BotSpecError(f"{what}: {e}") from None
 
 
 BOT_KINDS: dict[str, BotKind] = {k.name: k for k in [
@@ -146,6 +170,9 @@ BOT_KINDS: dict[str, BotKind] = {k.name: k for k in [
             params.GREEDY, _greedy),
     BotKind("heuristic", "the game's rule-of-thumb player", params.HEURISTIC, _heuristic),
     BotKind("mcts", "Monte Carlo tree search (search.mcts.MCTSBot)", params.MCTS, _mcts),
+    BotKind("level", "a strength level, level(1) to level(10): the game's mcts spec of that "
+            "level (search/levels.py, docs/strength.md)", params.LEVEL, _level,
+            positional="n"),
     BotKind("remote", "a bot on another Easel server, through its Suggest call",
             params.REMOTE, _remote, served=False),
     BotKind("faulty", "a deliberately broken random bot, for testing fault handling",
@@ -193,10 +220,13 @@ def parse_spec(spec: str) -> BotSpec:
             parts = _split_top(body)
         except ValueError as e:
             raise BotSpecError(f"malformed bot spec {spec!r}: {e}") from None
-        for part in parts:
-            if "=" not in part:
+        for i, part in enumerate(parts):
+            if "=" in part:
+                key, value = (x.strip() for x in part.split("=", 1))
+            elif i == 0 and kind.positional:
+                key, value = kind.positional, part.strip()    # level(4)
+            else:
                 raise BotSpecError(f"bot spec {spec!r}: expected key=value, got {part.strip()!r}")
-            key, value = (x.strip() for x in part.split("=", 1))
             if not _KEY.fullmatch(key):
                 raise BotSpecError(f"bot spec {spec!r}: malformed key {key!r}")
             if key in args:
@@ -236,7 +266,7 @@ def make_bot(spec, game, seed: int | None = None, *, max_nodes: int | None = Non
         parsed = parsed.with_seed(seed)
     kind = BOT_KINDS[parsed.name]
     args = dict(parsed.args)
-    bot = (kind.build(game, args, max_nodes) if kind.name == "mcts"
+    bot = (kind.build(game, args, max_nodes) if kind.name in ("mcts", "level")
            else kind.build(game, args))
     try:
         bot.spec = parsed.text

@@ -66,6 +66,7 @@ def plan(settings: pb.SearchSettings, game, limits: Limits, field: str = "settin
                                                       "analyses the position (leave it unset)")
     text = settings.bot.strip() or "mcts"
     spec = bot_specs.served_spec(text, f"{field}.bot", seat=as_bot)
+    spec = bot_specs.expand_level(spec, game, f"{field}.bot", seat=as_bot)
     args = dict(spec.args)
 
     budget = settings.budget

@@ -13,7 +13,7 @@ which bounds the trees one spec can make whatever its threads and worlds.
 from __future__ import annotations
 
 from easel.search import params
-from easel.search.specs import BOT_KINDS, BotSpec, BotSpecError, parse_spec
+from easel.search.specs import BOT_KINDS, BotSpec, BotSpecError, level_mcts_args, parse_spec
 
 from .errors import InvalidArgument
 from .limits import Limits
@@ -44,6 +44,23 @@ def served_spec(text: str, field: str, *, seat: bool) -> BotSpec:
             raise InvalidArgument(field, f"{key} applies to a bot playing a whole game (a "
                                          f"match's bot seat), not to one search")
     return spec
+
+
+def expand_level(spec: BotSpec, game, field: str, *, seat: bool) -> BotSpec:
+    """A `level(N)` spec as the mcts spec it stands for in this game
+    (search/levels.py), so that the server's limits apply to its budget; any
+    other spec as it is. One search (not a seat) leaves out the options of a
+    bot playing a whole game (the temperature: a Suggest ranks the
+    candidates, the client chooses among them)."""
+    if spec.name != "level":
+        return spec
+    try:
+        args = level_mcts_args(game, spec.args)
+    except BotSpecError as e:
+        raise InvalidArgument(field, str(e)) from None
+    if not seat:
+        args = {k: v for k, v in args.items() if params.MCTS[k].scope != "bot"}
+    return BotSpec("mcts", args)
 
 
 def check_trees(args: dict, threads: int, game, limits: Limits, field: str) -> None:

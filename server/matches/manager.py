@@ -341,8 +341,9 @@ class MatchManager:
                                          "'heuristic'")
         spec = bot_specs.served_spec(text, field, seat=True)
         lim = self.engine_limits
-        args = spec.args
-        if spec.name == "mcts":
+        runs = bot_specs.expand_level(spec, game, field, seat=True)   # level(N): its mcts spec
+        args = runs.args
+        if runs.name == "mcts":
             it, sec, th = args.get("iterations"), args.get("time"), args.get("threads", 1)
             if it is not None and it > lim.max_iterations:
                 raise InvalidArgument(field, f"{it} iterations is over this server's limit of "

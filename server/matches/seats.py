@@ -160,8 +160,7 @@ class SeatBot:
         self.base_iterations = self.bot.iterations if self.mcts else None
         self.base_time = self.bot.time_limit if self.mcts else None
         self.timed = seat.move_seconds > 0 or seat.clock_seconds > 0
-        if self.mcts and self.timed and "iterations" not in _spec_keys(seat.bot) \
-                and "time" not in _spec_keys(seat.bot):
+        if self.mcts and self.timed and not _has_budget(seat.bot):
             self.base_iterations = None       # the time control alone sets the budget
 
     def time_budget(self, clock_left: float | None) -> float | None:
@@ -198,9 +197,12 @@ class SeatBot:
             self.bot.cancel()
 
 
-def _spec_keys(spec: str) -> set:
+def _has_budget(spec: str) -> bool:
+    """Whether the spec sets its own budget: iterations or time, or a level
+    (whose budget is its strength; the time control only caps it)."""
     from easel.search.specs import parse_spec
-    return set(parse_spec(spec).args)
+    parsed = parse_spec(spec)
+    return parsed.name == "level" or bool({"iterations", "time"} & set(parsed.args))
 
 
 class MatchHost(threading.Thread):

@@ -28,6 +28,14 @@ def test_play_connect_four_against_a_local_server(monkeypatch, capsys):
     assert "the match has ended (MATCH_STATUS_FINISHED, END_REASON_GAME_OVER)" in out
 
 
+def test_play_against_a_level(monkeypatch, capsys):
+    feed(monkeypatch, [f"x{c}" for c in (0, 1, 2, 3, 4, 5, 6) * 7])
+    assert main(["play", "connect_four", "--vs", "level(2)", "--no-hints",
+                 "--quiet-table"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 1: level(2)" in out and "the match has ended" in out
+
+
 def test_play_resigns_when_input_ends(monkeypatch, capsys):
     feed(monkeypatch, ["x3"])
     assert main(["play", "connect_four", "--vs", "random", "--seat", "1", "--no-hints"]) == 0

@@ -23,6 +23,9 @@ BAD_SEATS = [
     ("mcts(policy_bias=1)", "policy_bias: connect_four has no rollout policy"),
     ("greedy(samples=0)", "samples must be an integer from 1 to 64"),
     ("heuristic(seed=nan)", "seed='nan' must be an int"),
+    ("level(11)", "n must be an integer from 1 to 10, got 11"),
+    ("level(0)", "n must be an integer from 1 to 10, got 0"),
+    ("level", "give the level, 1 to 10: level(4)"),
 ]
 
 
@@ -59,3 +62,41 @@ def test_the_tree_count_of_a_seat_is_held_to_the_node_budget(tmp_path):
     finally:
         manager.stop()
         manager.store.close()
+
+
+def test_a_level_seat_plays_its_levels_spec_within_the_servers_limits(tmp_path):
+    # level(N) is the game's mcts spec of that level (search/levels.py): the
+    # seat's bot plays that budget and temperature, a time control only caps
+    # it, and the server's iteration limit applies to the level's budget.
+    from easel import engine
+    from easel.search import levels
+    game = engine.load_game("connect_four")
+    top = levels.level_args(game, 10)["iterations"]
+    limits = Limits(max_iterations=top - 1, max_seconds=10.0)
+    manager = MatchManager(Store(str(tmp_path / "m.sqlite3")), MatchLimits(bot_threads=2),
+                           limits).start()
+    try:
+        with pytest.raises(Exception) as e:
+            manager.create("connect_four", [{"kind": "client"},
+                                            {"kind": "bot", "bot": "level(10)"}],
+                           "server", True, "me")
+        assert f"seats[1].bot: {top} iterations is over this server's limit" in str(e.value)
+        m, _, _, _ = manager.create(
+            "connect_four", [{"kind": "bot", "bot": "level(2)", "move_seconds": 5.0},
+                             {"kind": "client"}], "server", True, "me")
+        seat = m.host.bots[0]
+        want = levels.level_args(game, 2)
+        assert seat.spec == "level(2)"
+        assert seat.base_iterations == want["iterations"]       # not dropped for the clock
+        assert seat.bot.temperature == want["temperature"]
+    finally:
+        manager.stop()
+        manager.store.close()
+
+
+def test_a_level_seat_plays_a_whole_match(served):
+    from match_helpers import events
+    made = served.matches.CreateMatch(pb.CreateMatchRequest(
+        game="connect_four", seats=[bot("level(1)"), bot("level(3)")]), timeout=30)
+    evs = events(served.matches, made.match_id)
+    assert evs[-1].end.result.reason == pb.END_REASON_GAME_OVER

@@ -393,32 +393,80 @@ def test_top_k_is_the_head_of_the_full_ranking(form):
     assert len(checked) == 12
 
 
-@pytest.mark.parametrize("name", ["vangogh(players=2)", "vangogh(players=3)", "connect_four", "pig"])
-@pytest.mark.parametrize("form", FORMS)
-def test_turn_export_gives_the_analysis_of_the_whole_tree(name, form, monkeypatch):
-    # The analysis copies only the turn region and the PV chains; it must
-    # read exactly what a copy of the whole tree would give, reused trees too.
+def _whole_tree_analysis(search):
+    """The analysis as a walk of every tree whole (tree.export()) gives it:
+    every turn path, merged over the trees by its steps, first actions in
+    root_ranking's order, then the turns by visits and by their steps."""
     from easel.search import mcts
-    game = _vangogh(int(name[-2])) if name.startswith("vangogh") else engine.load_game(name)
+    player = search._root.current_player()
+    order = {m.action: i for i, m in enumerate(search.root_ranking())}
+    merged = {}
+    for tree in search._trees:
+        nodes, ext = tree.export()
+
+        def kids(i):
+            c = int(nodes[i]["first_child"])
+            while c >= 0:
+                yield c
+                c = int(nodes[c]["next_sibling"])
+        stack = [[c] for c in kids(0) if nodes[c]["kind"] != mcts.KIND_CHANCE
+                 and int(nodes[c]["action"]) in order]
+        while stack:
+            path = stack.pop()
+            nxt = [c for c in kids(path[-1]) if nodes[c]["kind"] != mcts.KIND_CHANCE
+                   and nodes[c]["mover"] == player
+                   and not nodes[c]["flags"] & mcts.FLAG_AFTER_CHANCE]
+            if nxt:
+                stack.extend(path + [c] for c in nxt)
+                continue
+            key = tuple((int(nodes[i]["kind"]), int(nodes[i]["action"])) for i in path)
+            rec = merged.setdefault(key, {"visits": 0, "n": 0.0, "sum_u": 0.0})
+            leaf = nodes[path[-1]]
+            rec["visits"] += int(leaf["n_visits"])
+            if leaf["ext"] >= 0:
+                rec["n"] += float(ext[leaf["ext"]]["n"])
+                rec["sum_u"] += float(ext[leaf["ext"]]["sum_u"][player])
+    rows = sorted((order[k[0][1]], -r["visits"], k, r) for k, r in merged.items()
+                  if r["visits"] > 0)
+    return [(k[0][1], [a for _, a in k], -v, r["sum_u"] / (r["n"] or 1.0))
+            for _, v, k, r in rows]
+
+
+@pytest.mark.parametrize("name", ["vangogh(players=2)", "vangogh(players=3)", "connect_four", "pig",
+                                  "starving_artists(players=2)"])
+@pytest.mark.parametrize("form", FORMS)
+def test_the_analysis_reads_what_a_walk_of_the_whole_tree_gives(name, form):
+    # The analysis reads the trees best first from the roots down, only the
+    # lines that can hold the candidates asked for; it must give exactly
+    # the ranking a walk of every tree whole gives, reused trees too, and
+    # read fewer nodes when fewer candidates are asked for.
+    game = (_vangogh(int(name[-2])) if name.startswith("vangogh")
+            else engine.load_game(name))
     bot = MCTSBot(game, iterations=400, seed=2, form=form, early_stop=False)
     checked = []
 
     def choose(state, legal, rng):
-        if len(checked) == 8:
+        if len(checked) == 6:
             return None
         if len(legal) > 1:
-            part = bot.analyze(state)
-            with monkeypatch.context() as m:
-                m.setattr(mcts, "_export", lambda tree, player: tree.export())
-                whole = bot._search.analysis()
-            assert part == whole
-            tree = bot._search._trees[0]
-            assert len(tree.export_turn(state.current_player(), mcts.PV_LENGTH)[0]) <= tree.n_nodes
+            full = bot.analyze(state)
+            got = [(c.action, [s.action for s in c.turn if not s.is_chance], c.visits,
+                    round(c.value, 9)) for c in full.candidates]
+            want = [(a, steps, v, round(u, 9)) for a, steps, v, u
+                    in _whole_tree_analysis(bot._search)]
+            assert got == want
+            trees = bot._search._trees
+            before = sum(t.nodes_read for t in trees)
+            assert bot._search.analysis(top_k=1).candidates == full.candidates[:1]
+            one = sum(t.nodes_read for t in trees) - before
+            before = sum(t.nodes_read for t in trees)
+            bot._search.analysis()
+            assert one <= sum(t.nodes_read for t in trees) - before
             checked.append(True)
         return rng.choice(legal)
 
     _walk(game, 5, choose)
-    assert len(checked) == 8
+    assert len(checked) == 6
 
 
 @pytest.mark.parametrize("name,big,small,games", [

@@ -18,7 +18,8 @@ from easel.search.specs import BOT_KINDS, BotSpecError, parse_spec
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 TABLES = {"random": params.RANDOM, "greedy": params.GREEDY, "heuristic": params.HEURISTIC,
-          "mcts": params.MCTS, "remote": params.REMOTE, "faulty": params.FAULTY}
+          "mcts": params.MCTS, "level": params.LEVEL, "remote": params.REMOTE,
+          "faulty": params.FAULTY}
 NUMERIC = [(kind, p) for kind, table in TABLES.items() for p in table.values()
            if p.type in (int, float)]
 

@@ -35,6 +35,8 @@ BAD_SPECS = [
     ("greedy(budget=10000000)", "budget must be an integer from 1 to 20000"),
     ("greedy(depth=7)", "depth must be an integer from 0 to 6"),
     ("random(seed=-1)", "seed must be an integer from 0 to 2^64-1"),
+    ("level(11)", "n must be an integer from 1 to 10, got 11"),
+    ("level", "give the level, 1 to 10: level(4)"),
 ]
 
 
@@ -122,3 +124,16 @@ def test_help_of_commands_taking_specs_lists_every_option(command):
     for line in ("  mcts: Monte Carlo tree search", "      worlds: an integer from 1 to 1024",
                  "      budget: an integer from 1 to 20000"):
         assert line in out.stdout, out.stdout
+
+
+def test_suggest_searches_with_a_levels_budget(stub):
+    # level(N) in a Suggest is one search with the level's budget; the
+    # temperature is a bot's choice over a whole game, not a search's: the
+    # candidates come ranked, and the client chooses.
+    from easel import engine
+    from easel.search import levels
+    want = levels.level_args(engine.load_game("connect_four"), 3)
+    r = stub.Suggest(pb.SuggestRequest(position=record("connect_four"),
+                                       settings=settings(bot="level(3)")), timeout=20)
+    assert r.analysis.candidates
+    assert r.analysis.iterations <= want["iterations"]

@@ -1,0 +1,128 @@
+"""Strength levels: ``level(N)``, N = 1 (weakest) to 10 (strongest), for
+every game and player count, solo included.
+
+A level is an mcts spec: the game's own default search (its measured
+`search_defaults`) weakened the way a person is weaker, never by random
+blunders:
+
+- a smaller iteration budget: less reading of the position;
+- a temperature (the lower levels): the move is drawn among the searched
+  first actions that got at least a tenth of the most visited one's visits,
+  with probability proportional to exp(value / T) (MCTSBot._choose): a
+  move that looked nearly as good, as a person who misjudges plays it.
+
+Budgets are iterations, not seconds, so that a level plays the same games
+from the same seed on any machine and under any load. Level 10 is the
+default search with the iterations it runs in about 2 s of one core on the
+machine the table was measured on (docs/strength.md gives the seconds per
+decision every level took there); a server's time control caps it where a
+match sets one (docs/matches.md).
+
+One table per game; a player count whose budgets must differ has its own
+entry, keyed (game, players). The tables are calibrated by the tournament
+configurations examples/tournaments/levels-*.toml, with `random`, `greedy`
+and `heuristic` as fixed points; the ratings are in docs/strength.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import params
+from .errors import SearchError
+
+LEVELS = 10
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level: an iteration budget and a temperature (0: the most visited
+    move, the default search's choice)."""
+    iterations: int
+    temperature: float = 0.0
+
+    def args(self) -> dict:
+        """The mcts spec keys of this level."""
+        out = {"iterations": self.iterations}
+        if self.temperature > 0:
+            out["temperature"] = self.temperature
+        return out
+
+
+def _ladder(*rungs) -> tuple[Level, ...]:
+    out = tuple(Level(*r) if isinstance(r, tuple) else Level(r) for r in rungs)
+    assert len(out) == LEVELS, out
+    for lv in out:          # each rung is an mcts spec the checks of params.py accept
+        params.check_value(params.MCTS["iterations"], lv.iterations)
+        params.check_value(params.MCTS["temperature"], lv.temperature)
+    return out
+
+
+# The shape every table shares, below its game's top: levels 1-3 read a
+# little and misjudge (a temperature), levels 4-8 read more and more,
+# about 1.6x the iterations a level at first, then (where a doubling gains
+# less) 2-4x. Measured on Van Gogh (docs/strength.md): a doubling of the
+# iterations gained about 190 Elo at 150-400 iterations, 140 at 500-1,000,
+# 80 at 1,000-4,000 and 65 at 4,000-8,000, and a temperature of 0.05 at 80
+# iterations cost about 100.
+_LOW = ((30, 0.1), (80, 0.05), (130, 0.02), 220, 350, 560, 1000, 3000)
+
+# Game name (or (name, players) where a player count needs its own) -> the
+# ten levels, weakest first. Level 10: the iterations the default search
+# runs in about 2 s of one core (CPU time: `python benchmarks/bench_levels.py
+# --rate GAME`, 2-player games; Van Gogh 35,000 a second, Couleurs de Paris
+# 18,500, Starving Artists 22,500, Connect Four 448,000, Pig 362,000), under
+# the 1,000,000 a default server allows a search (`easel serve
+# --max-iterations`); level 9 about the geometric mean of levels 8 and 10.
+TABLES: dict = {
+    "vangogh": _ladder(*_LOW, 11_000, 70_000),
+    "couleurs_de_paris": _ladder(*_LOW, 8_000, 37_000),
+    "starving_artists": _ladder(*_LOW, 10_000, 45_000),
+    "connect_four": _ladder(*_LOW, 50_000, 900_000),
+    "pig": _ladder(*_LOW, 45_000, 700_000),
+}
+
+
+def table(game) -> tuple[Level, ...]:
+    """The ten levels of `game` (a loaded game): its player count's own
+    table if it has one, else its game's."""
+    name = getattr(game, "name", None)
+    players = game.num_players() if hasattr(game, "num_players") else None
+    rungs = TABLES.get((name, players)) or TABLES.get(name)
+    if rungs is None:
+        raise SearchError(f"level: {name!r} has no level table yet (search/levels.py); "
+                          f"use an mcts spec, e.g. mcts(iterations=1000)")
+    return rungs
+
+
+def level_args(game, n: int, seed: int | None = None) -> dict:
+    """The mcts spec keys of level `n` of `game` (plus `seed` if given)."""
+    n = params.check_value(params.LEVEL["n"], n, SearchError, "level")
+    out = table(game)[n - 1].args()
+    if seed is not None:
+        out["seed"] = seed
+    return out
+
+
+def describe(game) -> list[str]:
+    """The mcts spec of each level of `game`, level 1 first."""
+    return [mcts_text(lv.args()) for lv in table(game)]
+
+
+def mcts_text(args: dict) -> str:
+    return "mcts(" + ",".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                              for k, v in args.items()) + ")"
+
+
+def markdown() -> str:
+    """The level specs of every game, for docs/strength.md (a test keeps
+    the page in step)."""
+    names = sorted({k if isinstance(k, str) else k[0] for k in TABLES})
+    out = ["| level | " + " | ".join(f"`{n}`" for n in names) + " |",
+           "| --- |" + " --- |" * len(names)]
+    for i in range(LEVELS):
+        out.append(f"| {i + 1} | " + " | ".join(f"`{mcts_text(TABLES[n][i].args())}`"
+                                                for n in names) + " |")
+    for key in sorted(k for k in TABLES if not isinstance(k, str)):
+        out.append(f"\n{key[0]} with {key[1]} players has its own table: "
+                   + ", ".join(f"`{mcts_text(lv.args())}`" for lv in TABLES[key]) + ".")
+    return "\n".join(out) + "\n"
