@@ -1,7 +1,9 @@
 """Van Gogh constants, action ids and the per-game rule parameters.
 
-Shared by the reference, the codec and (as documentation) the core: the ids
-here are the ones ENCODING.md tabulates.
+The one source of the numbers both implementations use: the reference, the
+codec and the field table import them; the core's `cdef enum` in state.pxd
+repeats the integers Cython needs at compile time (tests/vangogh/test_fields.py
+checks each against this module). The ids are the ones ENCODING.md tabulates.
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from dataclasses import dataclass
 
 from easel.engine.errors import GameSpecError
 
-from .deck import MAX_SPACES, Deck, load_deck
+from .deck import MAX_CARDS, MAX_SPACES, Deck, load_deck  # noqa: F401 (MAX_CARDS: for fields.py)
 
 COLOURS = ("yellow", "blue", "pink", "green", "purple")
 COLOUR_NAMES = COLOURS + ("white",)
@@ -25,6 +27,7 @@ PINK_CYCLE = (2, 3, 1, 0)
 CHARS = ("Van Gogh", "Dr. Gachet", "Madame Ginoux", "Anna", "Postman", "Eugene")
 VAN_GOGH, GACHET, GINOUX, ANNA, POSTMAN, EUGENE = range(6)
 N_CHARS = 6
+MAX_PLAYERS = 5
 N_PAINTINGS = 3
 TABLE_SIZE = 5
 ACTIVE_CAP = 7
