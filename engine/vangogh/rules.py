@@ -3,7 +3,9 @@
 The one source of the numbers both implementations use: the reference, the
 codec and the field table import them; the core's `cdef enum` in state.pxd
 repeats the integers Cython needs at compile time (tests/vangogh/test_fields.py
-checks each against this module). The ids are the ones ENCODING.md tabulates.
+checks each against this module), and policy.pyx reads the evaluation's
+weights from here when it is imported. The ids are the ones ENCODING.md
+tabulates.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ YELLOW_C, BLUE_C, PINK_C, GREEN_C, PURPLE_C = range(5)
 WHITE = 5
 N_COLOURS = 5
 ORIENTS = ("lying down", "sideway", "upright", "upside down")
+N_ORIENT = len(ORIENTS)
 N_CODES = 24
 # R6: lying down -> upright -> sideway -> upside down -> lying down.
 PINK_CYCLE = (2, 3, 1, 0)
@@ -35,6 +38,13 @@ INACTIVE = 3
 BOX_PER_COLOUR = 11
 BOX_WHITES = 5
 SOLO_ROUNDS = 5
+
+# The heuristic evaluation (reference.py evaluate, policy.pyx vg_evaluate):
+# palette worth of a white and of a coloured Minigogh, and the EP difference
+# that counts as a clear lead.
+EVAL_WHITE = 4
+EVAL_COLOURED = 2
+EVAL_SCALE = 10.0
 
 # Decision action ids (ENCODING.md, "Decision actions").
 DONE = 6

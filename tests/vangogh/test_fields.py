@@ -13,7 +13,7 @@ import pytest
 from easel import engine
 from easel.engine.errors import GameSpecError
 from easel.engine.vangogh import core as vg_core
-from easel.engine.vangogh import encoding, fields, reference, rules
+from easel.engine.vangogh import encoding, fields, policy, reference, rules
 
 from vg_helpers import twins
 
@@ -130,3 +130,19 @@ def test_the_references_phase_names_follow_rules_py():
         key = name.upper()
         key = f"{key}_P" if hasattr(reference, f"{key}_P") else key
         assert getattr(reference, key) == i, name
+
+
+def test_the_evaluation_weights_come_from_rules_py():
+    assert policy.EVAL_SCALE == rules.EVAL_SCALE
+    assert vg_core.EVAL_SCALE == rules.EVAL_SCALE
+    for name in ("EVAL_WHITE", "EVAL_COLOURED", "EVAL_SCALE"):
+        assert getattr(reference, name) is getattr(rules, name)
+
+
+def test_encoding_md_constants_are_rules_py():
+    text = (PACKAGE / "ENCODING.md").read_text(encoding="utf-8")
+    section = text[text.index("## Constants"):text.index("## State fields")]
+    rows = re.findall(r"^\| `(\w+)` \| (\d+) \|", section, re.M)
+    assert len(rows) >= 12
+    for name, value in rows:
+        assert getattr(rules, name) == int(value), name
