@@ -87,7 +87,7 @@ cdef void vg_evaluate(const GameC* g, const void* s, double* out) noexcept nogil
 # _ROLLOUT_EPSILON the move is uniform instead, so playouts stay diverse.
 # Not part of the rules: the reference has no twin of it.
 
-cdef double _ROLLOUT_EPSILON = 0.3
+cdef double _ROLLOUT_EPSILON = 0.3   # measured against 0.15 (docs/strength.md, "Van Gogh")
 cdef double _PAINT_GUESS = 4.0        # a typical paint's worth, for character choice
 cdef double _ABILITY_WORTH = 1.0      # Anna's token and ability, beyond her paint
 
