@@ -53,15 +53,7 @@ ENTRY = register(GameEntry(
     placeholder_data=("painting deck (data/paintings-placeholder.json)",
                       "orientations printed on the palettes' inactive spaces"),
     check=_check,
-    # search_defaults, measured with `easel arena` on vangogh(players=2) (notes on the search
-    # issue): the information-set form beat the closed-loop form at 2,000
-    # iterations (0.60 over 60 games), and a score-margin weight of 0.5 beat
-    # none (0.3: 0.65 over 80 games at 500 iterations; 0.6 vs 0.3: 0.55).
-    # Cutting rollouts with the heuristic evaluation (rollout_depth=8) lost
-    # (0.35 over 80 games), so rollouts play to the end. Rollouts follow the
-    # core's rollout policy (epsilon-greedy, epsilon 0.3): at 500 iterations
-    # it beat uniform rollouts 0.740 [0.658, 0.822] over 100 games (seed 21;
-    # epsilon 0.15: 0.565 [0.473, 0.657]).
+    # search_defaults: the arena runs that chose them are in docs/strength.md ("Van Gogh").
     hooks=GameHooks(reference="easel.engine.vangogh.reference:VanGoghState",
                     codec="easel.engine.vangogh.codec", core="easel.engine.vangogh.core",
                     policies="easel.engine.vangogh.policies",

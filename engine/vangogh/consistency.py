@@ -16,11 +16,13 @@ import copy
 
 from easel.engine.errors import StateFormatError
 
+from .fields import FIELDS
 from .rules import (ACTIVE_CAP, ANNA, BLUE_C, BOX_WHITES, CHARS, COLOURS, EUGENE, GACHET,
                     GINOUX, GREEN_C, INACTIVE, N_CHARS, N_PAINTINGS, PHASES, PINK_C, POSTMAN,
                     PURPLE_C, TABLE_SIZE, VAN_GOGH, WHITE, YELLOW_C)
 
 P = {name: i for i, name in enumerate(PHASES)}
+PENDING_ROWS = tuple(row for row in FIELDS.state if row.view.startswith("pending."))
 SETUP = (P["setup_cards"], P["setup_table"], P["setup_palette"])
 # Phases that interrupt a decision and return to it (`resume`): its fields
 # stay those of the interrupted phase.
@@ -276,17 +278,13 @@ def _check_places(s):
 
 
 def _pending_clear(s, keep=()):
-    """Fields of an action under way must be at rest (phase outside any action)."""
-    rest = {"act_player": -1, "act_char": -1, "act_primary": 0, "sec_k": 0, "steps_left": 0,
-            "postman_used": 0, "draws_left": 0, "blue_colour": -1, "resume": -1,
-            "card_slot": -1, "card_resume": -1, "eor_char": 0, "setup_k": 0}
-    for f, v in rest.items():
-        if f not in keep and getattr(s, f) != v:
-            _bad(f"pending.{f}", f"must be {v} in phase {PHASES[s.phase]}")
-    if "hand" not in keep and any(s.hand):
-        _bad("pending.hand", f"must be empty in phase {PHASES[s.phase]}")
-    if "roll_q" not in keep and any(s.roll_q):
-        _bad("pending.roll_queue", f"must be empty in phase {PHASES[s.phase]}")
+    """Fields of an action under way (the view's `pending`, fields.py) must be
+    at rest (phase outside any action); `keep` names those that need not."""
+    for row in PENDING_ROWS:
+        if row.ref in keep or FIELDS.at_rest(row, getattr(s, row.ref)):
+            continue
+        rest = "empty" if row.dims else row.empty
+        _bad(row.view, f"must be {rest} in phase {PHASES[s.phase]}")
 
 
 def _actor(s):
@@ -466,10 +464,7 @@ def _check_node(s):
     from .view import state_view
     try:
         probe = copy.copy(s)
-        for f in ("bag", "table", "char_taken", "hand", "roll_q", "deck", "painting", "score"):
-            setattr(probe, f, list(getattr(s, f)))
-        for f in ("char_wait", "occ", "active", "inactive"):
-            setattr(probe, f, [list(x) for x in getattr(s, f)])
+        FIELDS.copy_fields(s, probe)
         before = state_view(probe)
         probe._settle()
         after = state_view(probe)

@@ -1,15 +1,16 @@
 """Van Gogh, the core's Python face: `make_core` fills a CoreGame with the
-parameter block and the rule table (play.pyx) and game knowledge
-(policy.pyx); the rest converts between the state struct and the JSON view
-the reference shares (view.py).
+parameter block (the options, the deck and the initial position) and the rule
+table (play.pyx) and game knowledge (policy.pyx). The state struct converts
+to the JSON view and from a reference state through the field table
+(fields.py), which reads the struct's layout from `state_dtype()`.
 """
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from easel.engine._core cimport CoreGame, CoreState
 from easel.engine.vangogh.state cimport *
 from easel.engine.vangogh.play cimport (vg_apply, vg_chance_outcomes, vg_current_player,
-                                        vg_init, vg_legal_actions, vg_returns,
-                                        vg_sample_chance, vg_scores)
+                                        vg_legal_actions, vg_returns, vg_sample_chance,
+                                        vg_scores)
 from easel.engine.vangogh.policy cimport vg_evaluate, vg_rollout_action
 
 from easel.engine.vangogh.policy import EVAL_SCALE, ROLLOUT_EPSILON  # noqa: F401 (tests read them here)
@@ -51,6 +52,10 @@ def make_core(params, facts):
             P.card_full[i] |= 1 << k
         for k in range(3):
             P.card_frame[i][k] = card.frame[k]
+    # The initial position (before setup's chance nodes) is the reference's,
+    # packed once per game: init_state copies it.
+    initial = struct_codec().pack(_initial_reference(params, r), r)
+    memcpy(&P.initial, <const char*> initial, sizeof(VanGoghStateC))
     core.set_params((<char*> &P)[:sizeof(VanGoghParamsC)])
     core.c.state_size = sizeof(VanGoghStateC)
     core.c.current_player = vg_current_player
@@ -66,129 +71,60 @@ def make_core(params, facts):
 
 
 def init_state(CoreGame core, CoreState state):
-    vg_init(<const VanGoghParamsC*> core.c.params, <VanGoghStateC*> state.ptr())
+    memcpy(state.ptr(), &vg_params(&core.c).initial, sizeof(VanGoghStateC))
 
 
-class _StructView:
-    """The struct's fields under the reference's names, for view.state_view."""
+class _RulesOnly:
+    """Just enough of a game for the reference to set up its initial position."""
 
-    def __init__(self, game, bytes raw):
-        from .rules import rules_of
-        cdef const VanGoghStateC* st = <const VanGoghStateC*> (<const char*> raw)
-        cdef CoreGame core = game.core
-        r = rules_of(game)
-        n = r.n
-        self.r = r
-        self._player = vg_current_player(&core.c, st)
-        self.phase = st.phase
-        self.round = st.round
-        self.turn = st.turn
-        self.first_starter = st.first_starter
-        self.round_starter = st.round_starter
-        self.turn_player = st.turn_player
-        self.token_holder = st.token_holder
-        self.ability_player = st.ability_player
-        self.ability_spent = st.ability_spent
-        self.brush_used = st.brush_used
-        self.finished = st.finished
-        self.score = [st.score[p] for p in range(n)]
-        self.bag = [st.bag[c] for c in range(VG_N_COLOURS)]
-        self.whites = st.whites
-        self.table = [st.table[c] for c in range(VG_N_CODES)]
-        self.char_taken = [st.char_taken[c] for c in range(VG_N_CHARS)]
-        self.char_wait = [[st.char_wait[c][0], st.char_wait[c][1]] for c in range(VG_N_CHARS)]
-        self.painting = [st.painting[i] for i in range(VG_N_PAINTINGS)]
-        self.occ = [[st.occ[i][k] for k in range(VG_MAX_SPACES)] for i in range(VG_N_PAINTINGS)]
-        self.deck = [st.deck[i] for i in range(len(r.deck.cards))]
-        self.active = [[st.active[p][c] for c in range(VG_N_CODES)] for p in range(n)]
-        self.inactive = [[st.inactive[p][i] for i in range(VG_INACTIVE)] for p in range(n)]
-        self.setup_k = st.setup_k
-        self.act_player = st.act_player
-        self.act_char = st.act_char
-        self.act_primary = st.act_primary
-        self.sec_k = st.sec_k
-        self.steps_left = st.steps_left
-        self.postman_used = st.postman_used
-        self.hand = [st.hand[c] for c in range(VG_N_COLOURS)]
-        self.draws_left = st.draws_left
-        self.roll_q = [st.roll_q[c] for c in range(VG_N_COLOURS)]
-        self.blue_colour = st.blue_colour
-        self.resume = st.resume
-        self.card_slot = st.card_slot
-        self.card_resume = st.card_resume
-        self.eor_char = st.eor_char
+    def __init__(self, params, rules):
+        self.params = params
+        self._vangogh_rules = rules
 
-    def _current_player(self):
-        return self._player
+
+def _initial_reference(params, r):
+    from .reference import VanGoghState
+    return VanGoghState(_RulesOnly(params, r))
+
+
+# The state struct as the compiler laid it out, read through Cython's buffer
+# format (names, integer types, shapes, offsets): the field table converts
+# through it (engine/fieldtable.py StructCodec). A const view: a writable one
+# would make Cython write a dict-to-struct conversion it never uses.
+cdef VanGoghStateC _layout
+
+
+def state_dtype():
+    """numpy's structured dtype of VanGoghStateC."""
+    import numpy
+    cdef const VanGoghStateC[::1] one = <const VanGoghStateC[:1]> &_layout
+    return numpy.asarray(one).dtype
+
+
+_CODEC = []
+
+
+def struct_codec():
+    """The field table's codec for this struct (made once; it refuses a struct
+    that does not hold the table's fields)."""
+    if not _CODEC:
+        from .fields import FIELDS
+        _CODEC.append(FIELDS.struct(state_dtype()))
+    return _CODEC[0]
 
 
 def state_to_json(game, bytes raw):
     """Exactly the reference's to_json for the same position (view.state_view)."""
+    from .rules import rules_of
     from .view import state_view
-    return state_view(_StructView(game, raw))
+    cdef CoreGame core = game.core
+    player = vg_current_player(&core.c, <const char*> raw)
+    return state_view(struct_codec().unpack(raw, rules_of(game), player))
 
 
 def _struct_from_reference(game, ref):
     """The bytes of the struct holding the reference state `ref`'s position."""
-    cdef CoreGame core = game.core
-    cdef VanGoghStateC st
-    cdef int p, c, i, k
-    n = ref.r.n
-    memset(&st, 0, sizeof(VanGoghStateC))
-    st.phase = ref.phase
-    st.round = ref.round
-    st.turn = ref.turn
-    st.first_starter = ref.first_starter
-    st.round_starter = ref.round_starter
-    st.turn_player = ref.turn_player
-    st.token_holder = ref.token_holder
-    st.ability_player = ref.ability_player
-    st.ability_spent = ref.ability_spent
-    st.brush_used = ref.brush_used
-    st.finished = ref.finished
-    for p in range(n):
-        st.score[p] = ref.score[p]
-    for c in range(VG_N_COLOURS):
-        st.bag[c] = ref.bag[c]
-        st.bag_total += ref.bag[c]
-        st.hand[c] = ref.hand[c]
-        st.roll_q[c] = ref.roll_q[c]
-    st.whites = ref.whites
-    for c in range(VG_N_CODES):
-        st.table[c] = ref.table[c]
-        st.table_total += ref.table[c]
-    for c in range(VG_N_CHARS):
-        st.char_taken[c] = ref.char_taken[c]
-        st.char_wait[c][0] = ref.char_wait[c][0]
-        st.char_wait[c][1] = ref.char_wait[c][1]
-    for i in range(VG_N_PAINTINGS):
-        st.painting[i] = ref.painting[i]
-        for k in range(VG_MAX_SPACES):
-            st.occ[i][k] = ref.occ[i][k]
-    for i in range(len(ref.deck)):
-        st.deck[i] = ref.deck[i]
-        st.deck_left += ref.deck[i]
-    for p in range(VG_MAX_PLAYERS):
-        for i in range(VG_INACTIVE):
-            st.inactive[p][i] = ref.inactive[p][i] if p < n else -1
-        if p < n:
-            for c in range(VG_N_CODES):
-                st.active[p][c] = ref.active[p][c]
-                st.n_active[p] += ref.active[p][c]
-    st.setup_k = ref.setup_k
-    st.act_player = ref.act_player
-    st.act_char = ref.act_char
-    st.act_primary = ref.act_primary
-    st.sec_k = ref.sec_k
-    st.steps_left = ref.steps_left
-    st.postman_used = ref.postman_used
-    st.draws_left = ref.draws_left
-    st.blue_colour = ref.blue_colour
-    st.resume = ref.resume
-    st.card_slot = ref.card_slot
-    st.card_resume = ref.card_resume
-    st.eor_char = ref.eor_char
-    return (<char*> &st)[:sizeof(VanGoghStateC)]
+    return struct_codec().pack(ref, ref.r)
 
 
 def state_from_json(game, view):

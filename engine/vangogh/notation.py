@@ -26,6 +26,7 @@ import re
 from easel.engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine.errors import StateFormatError
 
+from .fields import FIELDS
 from .rules import (ANNA, BOX_PER_COLOUR, BOX_WHITES, CHARS, COLOURS, INACTIVE, N_CHARS,
                     N_COLOURS, N_PAINTINGS, ORIENTS, PHASES, WHITE, parse_piece,
                     piece_name, rules_of)
@@ -54,6 +55,12 @@ def current_player_of(view: dict) -> int:
     if ph == "choose":
         return view["turn_player"]
     return view["pending"]["act_player"]
+
+
+def pending_at_rest(r) -> dict:
+    """The view's `pending` with every field at rest (fields.py): where a
+    notation's last line does not say otherwise."""
+    return FIELDS.rest_view("pending", r)
 
 
 # ------------------------------------------------------------------- write
@@ -236,10 +243,7 @@ def read(game, text) -> dict:
     paintings = [None] * N_PAINTINGS
     palettes = [None] * n
     framed = []
-    pend = {"act_player": -1, "act_char": None, "act_primary": 0, "sec_k": 0,
-            "steps_left": 0, "postman_used": 0, "hand": {c: 0 for c in COLOURS},
-            "draws_left": 0, "roll_queue": {c: 0 for c in COLOURS}, "blue_colour": None,
-            "resume": None, "card_slot": -1, "card_resume": None, "eor_char": 0, "setup_k": 0}
+    pend = pending_at_rest(r)
     top = {"phase": "choose", "token_holder": -1, "ability_spent": 0, "brush_used": 0,
            "table": []}
     for line in _statements(text):

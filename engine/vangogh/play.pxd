@@ -13,9 +13,6 @@ cdef void vg_apply(const GameC* g, void* s, int action) noexcept nogil
 cdef void vg_returns(const GameC* g, const void* s, double* out) noexcept nogil
 cdef void vg_scores(const GameC* g, const void* s, double* out) noexcept nogil
 
-# the initial position (setup chance nodes still to come)
-cdef void vg_init(const VanGoghParamsC* P, VanGoghStateC* st) noexcept nogil
-
 # shared with policy.pyx
 cdef void majority_points(const VanGoghParamsC* P, const VanGoghStateC* st, int slot,
                           int* points) noexcept nogil

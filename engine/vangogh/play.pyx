@@ -8,7 +8,6 @@ reference's order of operations (e.g. `bag[c] / B * roll[o]`), so they are
 bit-identical. The rollout policy and the evaluation are in policy.pyx, the
 Python face in core.pyx.
 """
-from libc.string cimport memset
 
 from easel.engine.bag cimport bag_outcomes
 from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL
@@ -942,45 +941,4 @@ cdef void vg_scores(const GameC* g, const void* s, double* out) noexcept nogil:
     cdef int p
     for p in range(P.n):
         out[p] = st.score[p]
-
-
-# ------------------------------------------------------------------- setup
-cdef void vg_init(const VanGoghParamsC* P, VanGoghStateC* st) noexcept nogil:
-    cdef int p, c, i
-    memset(st, 0, sizeof(VanGoghStateC))
-    st.phase = PH_SETUP_CARDS
-    st.round = 1
-    st.turn = 0
-    st.first_starter = P.start
-    st.round_starter = P.start
-    st.turn_player = P.start
-    st.token_holder = -1
-    st.ability_player = -1
-    # R1: 11 per colour in the box; one is the score token, 3 of each played
-    # colour start on its palette, the rest go into the bag.
-    for c in range(VG_N_COLOURS):
-        st.bag[c] = 10 - (VG_INACTIVE if P.owner[c] >= 0 else 0)
-        st.bag_total += st.bag[c]
-    st.whites = 5
-    for c in range(VG_N_CHARS):
-        st.char_wait[c][0] = -1
-        st.char_wait[c][1] = -1
-    for i in range(VG_N_PAINTINGS):
-        st.painting[i] = -1
-        for c in range(VG_MAX_SPACES):
-            st.occ[i][c] = -1
-    for i in range(P.n_cards):
-        st.deck[i] = 1
-    st.deck_left = P.n_cards
-    for p in range(VG_MAX_PLAYERS):
-        for i in range(VG_INACTIVE):
-            # R14: inactive spaces hold lying down, sideway, upright, left to right.
-            st.inactive[p][i] = P.colours[p] * 4 + i if p < P.n else -1
-    st.act_player = -1
-    st.act_char = -1
-    st.blue_colour = -1
-    st.resume = -1
-    st.card_slot = -1
-    st.card_resume = -1
-
 

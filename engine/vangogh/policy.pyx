@@ -15,11 +15,13 @@ from easel.engine.vangogh.state cimport *
 from easel.engine.vangogh.play cimport (final_returns, majority_points, points_from_counts,
                                         slot_masks, solo_utility, vg_current_player)
 
-cdef enum:
-    _EVAL_WHITE = 4             # palette worth of a white Minigogh
-    _EVAL_COLOURED = 2          # ... of a coloured one (or a usable purple inactive)
+from easel.engine.vangogh import rules as _rules
 
-cdef double _EVAL_SCALE = 10.0  # EP difference that counts as a clear lead
+# The evaluation's weights, shared with the reference's evaluate(): read from
+# rules.py (their one source) when the module is imported.
+cdef int _EVAL_WHITE = _rules.EVAL_WHITE         # palette worth of a white Minigogh
+cdef int _EVAL_COLOURED = _rules.EVAL_COLOURED   # ... of a coloured one (or a usable purple inactive)
+cdef double _EVAL_SCALE = _rules.EVAL_SCALE      # EP difference that counts as a clear lead
 
 EVAL_SCALE = _EVAL_SCALE
 
@@ -85,7 +87,7 @@ cdef void vg_evaluate(const GameC* g, const void* s, double* out) noexcept nogil
 # _ROLLOUT_EPSILON the move is uniform instead, so playouts stay diverse.
 # Not part of the rules: the reference has no twin of it.
 
-cdef double _ROLLOUT_EPSILON = 0.3
+cdef double _ROLLOUT_EPSILON = 0.3   # measured against 0.15 (docs/strength.md, "Van Gogh")
 cdef double _PAINT_GUESS = 4.0        # a typical paint's worth, for character choice
 cdef double _ABILITY_WORTH = 1.0      # Anna's token and ability, beyond her paint
 

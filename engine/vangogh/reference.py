@@ -20,26 +20,24 @@ from easel.engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine.errors import StateFormatError
 from easel.engine.reference import ReferenceState
 
+from .fields import FIELDS
 from .rules import (
     ACTIVE_CAP, BLUE, BLUE_DISCARD, BLUE_ORIENT, BOX_PER_COLOUR, BOX_WHITES, BRUSH, CHARS,
-    COLOURS, DONE, EPIPHANY, INACTIVE, KEEP, MAX_SPACES, N_CHARS, N_CODES, N_COLOURS,
-    N_PAINTINGS, ORIENTS, PAINT, PHASES, PINK, REORIENT, RESTART, TABLE_SIZE, TAKE, WHITE,
-    YELLOW, ANNA, EUGENE, GACHET, GINOUX, POSTMAN, VAN_GOGH, BLUE_C, GREEN_C, PINK_C, PURPLE_C,
-    YELLOW_C, PINK_CYCLE, code_of, piece_name, parse_piece, rules_of)
+    COLOURS, DONE, EPIPHANY, EVAL_COLOURED, EVAL_SCALE, EVAL_WHITE, INACTIVE, KEEP, MAX_SPACES,
+    N_CHARS, N_CODES, N_COLOURS, N_PAINTINGS, ORIENTS, PAINT, PHASES, PINK, REORIENT, RESTART,
+    TABLE_SIZE, TAKE, WHITE, YELLOW, ANNA, EUGENE, GACHET, GINOUX, POSTMAN, VAN_GOGH, BLUE_C,
+    GREEN_C, PINK_C, PURPLE_C, YELLOW_C, PINK_CYCLE, code_of, piece_name, parse_piece, rules_of)
 
+# The phases in the order of rules.PHASES (their numbers; tests/vangogh/test_fields.py
+# checks the names); _P marks the three named as actions are.
 (SETUP_CARDS, SETUP_TABLE, SETUP_PALETTE, CHOOSE, WAIT_KEEP, STEP, GINOUX_DRAW, GINOUX_KEEP,
  ROLL, SEC_DRAW, EUGENE_TAKE, REFILL, CARD, BLUE_DRAW, BLUE_ORIENT_P, BLUE_DISCARD_P, BRUSH_P,
- EOR, END) = range(19)
+ EOR, END) = range(len(PHASES))
 
 _CHANCE_PHASES = (SETUP_CARDS, SETUP_TABLE, SETUP_PALETTE, GINOUX_DRAW, ROLL, SEC_DRAW, REFILL,
                   CARD, BLUE_DRAW, EOR)
 _DRAW_ROLL_PHASES = (SETUP_TABLE, SETUP_PALETTE, SEC_DRAW, REFILL, EOR)
 
-# evaluate(): palette worth of a white and of a coloured Minigogh, and the EP
-# difference that counts as a clear lead (the core uses the same numbers).
-EVAL_WHITE = 4
-EVAL_COLOURED = 2
-EVAL_SCALE = 10.0
 
 
 class VanGoghState(ReferenceState):
@@ -47,49 +45,20 @@ class VanGoghState(ReferenceState):
         super().__init__(game)
         r = rules_of(game)
         self.r = r
-        n = r.n
+        # Every field (fields.py) at rest: 0, or -1 for "none"; then the setup.
+        FIELDS.clear(self, r)
         self.phase = SETUP_CARDS
         self.round = 1
-        self.turn = 0
-        self.first_starter = r.start
-        self.round_starter = r.start
-        self.turn_player = r.start
-        self.token_holder = -1
-        self.ability_player = -1
-        self.ability_spent = 0
-        self.brush_used = 0
-        self.finished = 0
+        self.first_starter = self.round_starter = self.turn_player = r.start
         # R1: the box holds 11 per colour; one is the score token, 3 of each
         # played colour start on its palette, the rest go into the bag.
         self.bag = [BOX_PER_COLOUR - 1 - (INACTIVE if r.owner[c] >= 0 else 0)
                     for c in range(N_COLOURS)]
         self.whites = BOX_WHITES
-        self.table = [0] * N_CODES
-        self.char_taken = [0] * N_CHARS
-        self.char_wait = [[-1, -1] for _ in range(N_CHARS)]
-        self.painting = [-1] * N_PAINTINGS
-        self.occ = [[-1] * MAX_SPACES for _ in range(N_PAINTINGS)]
         self.deck = [1] * len(r.deck.cards)
-        self.score = [0] * n
-        self.active = [[0] * N_CODES for _ in range(n)]
         # R14: the inactive spaces' printed orientations are unknown; we use
         # lying down, sideway, upright from left to right.
-        self.inactive = [[code_of(r.colours[p], o) for o in (0, 1, 2)] for p in range(n)]
-        self.setup_k = 0
-        self.act_player = -1
-        self.act_char = -1
-        self.act_primary = 0
-        self.sec_k = 0
-        self.steps_left = 0
-        self.postman_used = 0
-        self.hand = [0] * N_COLOURS
-        self.draws_left = 0
-        self.roll_q = [0] * N_COLOURS
-        self.blue_colour = -1
-        self.resume = -1
-        self.card_slot = -1
-        self.card_resume = -1
-        self.eor_char = 0
+        self.inactive = [[code_of(r.colours[p], o) for o in (0, 1, 2)] for p in range(r.n)]
 
     # ------------------------------------------------------------------ helpers
     def _free(self, p):

@@ -1,7 +1,11 @@
 """Van Gogh constants, action ids and the per-game rule parameters.
 
-Shared by the reference, the codec and (as documentation) the core: the ids
-here are the ones ENCODING.md tabulates.
+The one source of the numbers both implementations use: the reference, the
+codec and the field table import them; the core's `cdef enum` in state.pxd
+repeats the integers Cython needs at compile time (tests/vangogh/test_fields.py
+checks each against this module), and policy.pyx reads the evaluation's
+weights from here when it is imported. The ids are the ones ENCODING.md
+tabulates.
 """
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from dataclasses import dataclass
 
 from easel.engine.errors import GameSpecError
 
-from .deck import MAX_SPACES, Deck, load_deck
+from .deck import MAX_CARDS, MAX_SPACES, Deck, load_deck  # noqa: F401 (MAX_CARDS: for fields.py)
 
 COLOURS = ("yellow", "blue", "pink", "green", "purple")
 COLOUR_NAMES = COLOURS + ("white",)
@@ -18,6 +22,7 @@ YELLOW_C, BLUE_C, PINK_C, GREEN_C, PURPLE_C = range(5)
 WHITE = 5
 N_COLOURS = 5
 ORIENTS = ("lying down", "sideway", "upright", "upside down")
+N_ORIENT = len(ORIENTS)
 N_CODES = 24
 # R6: lying down -> upright -> sideway -> upside down -> lying down.
 PINK_CYCLE = (2, 3, 1, 0)
@@ -25,6 +30,7 @@ PINK_CYCLE = (2, 3, 1, 0)
 CHARS = ("Van Gogh", "Dr. Gachet", "Madame Ginoux", "Anna", "Postman", "Eugene")
 VAN_GOGH, GACHET, GINOUX, ANNA, POSTMAN, EUGENE = range(6)
 N_CHARS = 6
+MAX_PLAYERS = 5
 N_PAINTINGS = 3
 TABLE_SIZE = 5
 ACTIVE_CAP = 7
@@ -32,6 +38,13 @@ INACTIVE = 3
 BOX_PER_COLOUR = 11
 BOX_WHITES = 5
 SOLO_ROUNDS = 5
+
+# The heuristic evaluation (reference.py evaluate, policy.pyx vg_evaluate):
+# palette worth of a white and of a coloured Minigogh, and the EP difference
+# that counts as a clear lead.
+EVAL_WHITE = 4
+EVAL_COLOURED = 2
+EVAL_SCALE = 10.0
 
 # Decision action ids (ENCODING.md, "Decision actions").
 DONE = 6

@@ -1,11 +1,20 @@
-# Van Gogh, the Cython core's shared layout: constants, the parameter block,
-# the state struct, and the few one-line accessors every part of the core
+# Van Gogh, the Cython core's shared layout: constants, the state struct, the
+# parameter block, and the few one-line accessors every part of the core
 # inlines (the rules in play.pyx, the rollout policy and evaluation in
-# policy.pyx, the Python face in core.pyx). The layout mirrors reference.py field for field (ENCODING.md,
-# "State fields"); the last block holds derived counts kept in step with the
-# arrays they summarise so the hot paths never sum them.
+# policy.pyx, the Python face in core.pyx).
 #
-# Invariants (checked through the differential test against the reference):
+# The constants repeat rules.py's, which are the source (Cython needs them at
+# compile time; tests/vangogh/test_fields.py checks every one). The state
+# struct holds the fields of the field table (fields.py: the reference's
+# attribute, the view's name, the axes, the range of each), which converts
+# the struct to the JSON view and from a reference state; the struct's layout
+# reaches it through core.state_dtype(), and the core refuses to load while
+# the two disagree. The last block holds derived counts (the table's CACHE
+# rows) kept in step with the arrays they summarise so the hot paths never
+# sum them.
+#
+# Invariants (tests/vangogh/test_fields.py: the core's bytes equal the field
+# table's packing of the reference state, step by step):
 #   * n_active[p] == sum(active[p]), bag_total == sum(bag),
 #     table_total == sum(table), deck_left == sum(deck);
 #   * arrays are sized for 5 players whatever the game's n; unused entries
@@ -80,26 +89,6 @@ cdef enum:
     VG_NUM_ACTIONS = 767
 
 
-cdef struct VanGoghParamsC:
-    int n                                   # players (1: solo)
-    int solo                                # 1 in the solo game
-    int colours[5]                          # colour of each player
-    int owner[5]                            # player of each colour, -1 uncontrolled
-    int start                               # first starting player (option start)
-    double roll[4]                          # normalised roll weights per orientation
-    int purple_active                       # purple's inactive Minigoghs score as active
-    int max_rounds                          # multi-player round cap (option maxrounds)
-    int solo_rounds                         # rounds of the solo game
-    int turns_per_round                     # 4 with 2 players, 3 solo, else n
-    int n_cards                             # cards in the deck file
-    int8_t card_size[32]                    # spaces per card
-    int8_t card_orient[32][7]               # required orientation per space
-    int8_t card_bonus[32][7]                # +1 EP per space (0/1)
-    int16_t card_frame[32][3]               # majority scores for places 1, 2, 3
-    uint8_t card_omask[32][4]               # derived: bit k set if space k requires orientation o
-    uint8_t card_full[32]                   # derived: bits of all the card's spaces
-
-
 cdef struct VanGoghStateC:
     int32_t score[5]                        # EP per player
     int16_t round                           # 1-based round number
@@ -142,6 +131,28 @@ cdef struct VanGoghStateC:
     int8_t bag_total                        # derived: sum(bag)
     int8_t table_total                      # derived: sum(table)
     int8_t deck_left                        # derived: sum(deck)
+
+
+cdef struct VanGoghParamsC:
+    int n                                   # players (1: solo)
+    int solo                                # 1 in the solo game
+    int colours[5]                          # colour of each player
+    int owner[5]                            # player of each colour, -1 uncontrolled
+    int start                               # first starting player (option start)
+    double roll[4]                          # normalised roll weights per orientation
+    int purple_active                       # purple's inactive Minigoghs score as active
+    int max_rounds                          # multi-player round cap (option maxrounds)
+    int solo_rounds                         # rounds of the solo game
+    int turns_per_round                     # 4 with 2 players, 3 solo, else n
+    int n_cards                             # cards in the deck file
+    int8_t card_size[32]                    # spaces per card
+    int8_t card_orient[32][7]               # required orientation per space
+    int8_t card_bonus[32][7]                # +1 EP per space (0/1)
+    int16_t card_frame[32][3]               # majority scores for places 1, 2, 3
+    uint8_t card_omask[32][4]               # derived: bit k set if space k requires orientation o
+    uint8_t card_full[32]                   # derived: bits of all the card's spaces
+    VanGoghStateC initial                   # the initial position (the reference's, fields.py)
+
 
 
 # ------------------------------------------------------------------ accessors

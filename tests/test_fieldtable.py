@@ -1,0 +1,173 @@
+"""engine/fieldtable.py on a small table of its own: the view written and read
+back, errors naming the field, struct bytes packed and unpacked (unused
+entries, caches, padding), the fields at rest, and the table's own checks.
+Van Gogh's table against its real struct is tests/vangogh/test_fields.py."""
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+
+from easel.engine.errors import GameSpecError, StateFormatError
+from easel.engine.fieldtable import (CACHE, DERIVED, OMIT, PENDING, PUBLIC, Axis, Bound, Field,
+                                     FieldTable, IdSet, Int, Name, NameCounts, Shown)
+
+COLOURS = ("red", "blue")
+AXES = (Axis("players", 4, lambda r: r.n, "seats", ref_doc="n"),
+        Axis("colours", 2, doc="red, blue"),
+        Axis("cards", 6, lambda r: r.cards, "cards", ref_doc="cards"))
+LAST = Bound("n-1", lambda r: r.n - 1, "last seat")
+
+
+def _rows(extra=()):
+    return (
+        Shown("players", lambda c: c.r.n, "players", required=True,
+              check=lambda given, c: None if given == c.r.n else f"the game has {c.r.n}"),
+        Field("turn", "turn", PUBLIC, "whose turn", value=Int(0, LAST)),
+        Field("score", "scores", PUBLIC, "points", dims=("players",), value=Int(0, 300)),
+        Field("bag", "bag", DERIVED, "cubes", dims=("colours",), value=NameCounts(COLOURS,
+                                                                                 "colour", 9)),
+        Field("deck", "deck", DERIVED, "cards left", dims=("cards",), value=IdSet("card")),
+        Shown("seats[].label", lambda c: f"seat {c.i}", "label"),
+        Field("hat", "seats[].hat", PUBLIC, "wears the hat", dims=("players",), value=Int(0, 1)),
+        Shown("seats[].bonus", lambda c: OMIT if c.i else "first", "only seat 0"),
+        Field("pick", "pending.pick", PENDING, "colour picked", value=Name(COLOURS, "colour",
+                                                                           none=True), empty=-1),
+        Field("total", None, CACHE, "cubes in the bag", sum_of="bag"),
+    ) + tuple(extra)
+
+
+TABLE = FieldTable("toy", AXES, _rows())
+R = types.SimpleNamespace(n=3, cards=5)
+# The "C struct": int16 scores, then int8 fields (numpy's aligned layout is the C one).
+DTYPE = np.dtype([("score", "<i2", (4,)), ("turn", "i1"), ("bag", "i1", (2,)),
+                  ("deck", "i1", (6,)), ("hat", "i1", (4,)), ("pick", "i1"), ("total", "i1")],
+                 align=True)
+
+
+def _state(**kw):
+    s = types.SimpleNamespace(r=R, _current_player=lambda: 0)
+    TABLE.clear(s, R)
+    for k, v in kw.items():
+        setattr(s, k, v)
+    return s
+
+
+def test_view_and_back():
+    s = _state(turn=2, score=[5, 0, 7], bag=[3, 1], deck=[1, 0, 0, 1, 1], hat=[0, 1, 0], pick=1)
+    view = TABLE.view(s)
+    assert view == {"players": 3, "turn": 2, "scores": [5, 0, 7], "bag": {"red": 3, "blue": 1},
+                    "deck": [0, 3, 4],
+                    "seats": [{"label": "seat 0", "hat": 0, "bonus": "first"},
+                              {"label": "seat 1", "hat": 1}, {"label": "seat 2", "hat": 0}],
+                    "pending": {"pick": "blue"}}
+    back = _state()
+    TABLE.read(view, back, R)
+    for row in TABLE.state:
+        assert getattr(back, row.ref) == getattr(s, row.ref), row.ref
+    assert TABLE.rest_view("pending", R) == {"pick": None}
+
+
+@pytest.mark.parametrize("change, field, problem", [
+    (lambda v: v.update(players=4), "players", "the game has 3"),
+    (lambda v: v.update(turn=3), "turn", "must be an integer from 0 to 2, got 3"),
+    (lambda v: v.update(scores=[1, 2]), "scores", "must be a list of 3 integers"),
+    (lambda v: v["scores"].__setitem__(1, True), "scores[1]", "must be an integer"),
+    (lambda v: v["bag"].update(green=1), "bag.green", "unknown colour; colours: red, blue"),
+    (lambda v: v["deck"].append(0), "deck[3]", "card 0 listed twice"),
+    (lambda v: v["deck"].append(5), "deck[3]", "must be a card index from 0 to 4"),
+    (lambda v: v["seats"].pop(), "seats", "must list 3 seats"),
+    (lambda v: v["seats"][1].pop("hat"), "seats[1].hat", "missing"),
+    (lambda v: v["pending"].update(pick="green"), "pending.pick", "unknown colour 'green'"),
+    (lambda v: v["pending"].update(more=1), "pending.more", "unknown field"),
+    (lambda v: v.update(extra=1), "extra", "unknown field"),
+])
+def test_a_bad_view_is_refused_naming_the_field(change, field, problem):
+    view = TABLE.view(_state(score=[1, 2, 3], deck=[1, 0, 0, 1, 1]))
+    change(view)
+    with pytest.raises(StateFormatError) as e:
+        TABLE.read(view, _state(), R)
+    assert f"toy state: field '{field}': {problem}" in str(e.value)
+
+
+def test_unknown_keys_in_list_items_pass():
+    """Items may carry what the reader skips (Shown values it does not check)."""
+    view = TABLE.view(_state())
+    view["seats"][2]["note"] = "x"
+    TABLE.read(view, _state(), R)
+
+
+def test_struct_bytes():
+    codec = TABLE.struct(DTYPE)
+    s = _state(turn=1, score=[300, 0, 9], bag=[4, 5], deck=[0, 1, 1, 0, 1], hat=[1, 0, 0],
+               pick=-1)
+    raw = codec.pack(s, R)
+    assert len(raw) == DTYPE.itemsize
+    rec = np.frombuffer(raw, DTYPE)[0]
+    assert rec["score"].tolist() == [300, 0, 9, 0]          # unused entries at the empty value
+    assert rec["deck"].tolist() == [0, 1, 1, 0, 1, 0]
+    assert rec["pick"] == -1 and rec["total"] == 9           # the cache sums its field
+    pad = bytearray(raw)
+    for name in DTYPE.names:
+        off = DTYPE.fields[name][1]
+        pad[off:off + DTYPE.fields[name][0].itemsize] = b"\0" * DTYPE.fields[name][0].itemsize
+    assert pad == bytes(len(raw))                            # padding is zero
+    back = codec.unpack(raw, R, 2)
+    assert back._current_player() == 2
+    for row in TABLE.state:
+        assert getattr(back, row.ref) == getattr(s, row.ref), row.ref
+    assert codec.limits(TABLE.by_ref["score"]) == (-32768, 32767)
+
+
+@pytest.mark.parametrize("dtype, complaint", [
+    (np.dtype([("score", "<i2", (4,)), ("turn", "i1")]), "only in the table"),
+    (np.dtype([(n, "i1", DTYPE.fields[n][0].shape) for n in DTYPE.names] + [("x", "i1")]),
+     r"only in the struct \['x'\]"),
+    (np.dtype([(n, "i1", (3,) if n == "hat" else DTYPE.fields[n][0].shape)
+               for n in DTYPE.names]), r"field 'hat': the struct has int8\[3\]"),
+    (np.dtype([(n, "f8" if n == "turn" else "i1", DTYPE.fields[n][0].shape)
+               for n in DTYPE.names]), "field 'turn'"),
+])
+def test_a_struct_unlike_the_table_is_refused(dtype, complaint):
+    with pytest.raises(GameSpecError, match=complaint):
+        TABLE.struct(dtype)
+
+
+def test_fields_at_rest_and_copies():
+    s = _state(hat=[0, 1, 0])
+    assert TABLE.at_rest(TABLE.by_ref["pick"], -1)
+    assert not TABLE.at_rest(TABLE.by_ref["hat"], s.hat)
+    c = types.SimpleNamespace(**vars(s))
+    TABLE.copy_fields(s, c)
+    c.hat[1] = 0
+    assert s.hat == [0, 1, 0]
+
+
+@pytest.mark.parametrize("extra, complaint", [
+    ((Field("turn", "turn2", PUBLIC, "again", value=Int(0, 1)),), "'turn' given twice"),
+    ((Field("x", "turn", PUBLIC, "same place", value=Int(0, 1)),), "view 'turn' given twice"),
+    ((Field("x", "x", PUBLIC, "no such axis", dims=("rows",), value=Int(0, 1)),),
+     "unknown axis 'rows'"),
+    ((Field("x", "x", PUBLIC, "a bound by name", value=Int(0, "m")),), "a number or a Bound"),
+    ((Field("x", None, CACHE, "sums a scalar", sum_of="turn"),), "cache 'x'"),
+    ((Field("x", "x", "secret", "bad kind", value=Int(0, 1)),), "kind 'secret'"),
+    ((Field("x", None, CACHE, "sums a -1 field", sum_of="pick"),), "cache 'x'"),
+    ((Field("x", "x", CACHE, "a cache in the view", dims=(), sum_of="bag"),), "cache 'x'"),
+    ((Shown("only[].shown", lambda c: 1, "no field"),), "list 'only' holds no field"),
+    ((Field("x", "x", PUBLIC, "no value"),), "needs a view and a value"),
+    ((Field("x", "seats[].x", PUBLIC, "other axis", dims=("colours",), value=Int(0, 1)),),
+     "group 'seats' runs over players"),
+])
+def test_a_bad_table_is_refused(extra, complaint):
+    with pytest.raises(GameSpecError, match=complaint):
+        FieldTable("toy", AXES, _rows(extra))
+
+
+def test_markdown_lists_every_row_axis_and_bound():
+    md = TABLE.markdown()
+    for row in TABLE.rows:
+        assert row.doc in md
+    for name in ("players", "colours", "cards", "n-1"):  # axes and the bound
+        assert f"| {name} |" in md
+    assert "|  | `total` | `total` |  | sum of `bag` | cache | cubes in the bag |" in md
