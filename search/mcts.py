@@ -628,6 +628,10 @@ class MCTSBot(Bot):
             search = self._grow(state)
         finally:
             self._cancel_requested = False  # a cancel before or during this call ends with it
+        return self.move_of(search, state)
+
+    def move_of(self, search: Search, state) -> int:
+        """The move this bot plays at `state` once `search` has grown there."""
         ranked = search.root_ranking()
         if not ranked:                      # cancelled before any iteration
             return search.best_action()

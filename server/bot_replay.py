@@ -31,6 +31,7 @@ and the position, so its moves are drawn as the local bot's are.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import threading
 from array import array
@@ -190,6 +191,7 @@ def play(plan: analysis.Plan, state, control: SearchControl, limits, cache: BotC
     if not found.candidates:
         found = analysis._at_least_one(search, plan.top_k, control, deadline)
     analysis._raise_if_ended(control, search)
+    found = _bots_move_first(found, bot.move_of(search, state), search)
     # Kept for the seat's next call: detached first, since the end of this
     # call stops its control, and a stop would cancel the kept bot's next search.
     control.detach()
@@ -209,3 +211,17 @@ def _cheap_bot_move(plan: analysis.Plan, state) -> pb.Analysis:
     out = analysis.bot_move(analysis.Plan(**{**plan.__dict__, "bot": seeded.text}), state)
     out.bot = plan.bot
     return out
+
+
+def _bots_move_first(found, move: int, search):
+    """`found` with a candidate of the move the bot plays first: with a
+    temperature (levels 1-3) the bot draws among well-visited moves, and the
+    client plays the first candidate it is given."""
+    if found.candidates and found.candidates[0].action == move:
+        return found
+    pool = found.candidates
+    if not any(c.action == move for c in pool):
+        pool = search.analysis(top_k=None).candidates
+    first = next(c for c in pool if c.action == move)
+    rest = [c for c in found.candidates if c is not first][:max(len(found.candidates) - 1, 0)]
+    return dataclasses.replace(found, candidates=[first] + rest)
