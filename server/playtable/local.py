@@ -10,13 +10,13 @@ beyond that.
 
 `undo` takes back the person's last decision and everything after it (the
 bots' replies, the draws): the game is back where the person decided, to
-decide again; `undo` again goes one more decision back. The draws that
-were taken back are kept, as a card seen at a real table goes back on top
-of its pile rather than into a reshuffle: while the game asks for the same
-kind of draw again, it gets the same outcomes in the same order (matched by
-their text: "bag: blue", "Roll 1"); once a draw comes that is not the next
-kept one, the rest are dropped and draws are fresh. So a take-back changes
-the person's choice, never their luck.
+decide again; `undo` again goes one more decision back. What was drawn
+after a decision taken back stays with that decision, as a die still lies
+on the table: if the person makes the same decision again, the same draws
+come again in the same order (each matched by its text, "Roll 1", "bag:
+blue", while it is possible); a different decision, or a draw that no longer
+matches, draws afresh from there on. So a take-back lets the person change
+their mind, never roll again for a better die.
 """
 from __future__ import annotations
 
@@ -45,7 +45,9 @@ class LocalGame:
         self.table_mode = table_mode
         self.hint_iterations = hint_iterations
         self.history: list[tuple[int, int, str]] = []   # (player, action, text) since start
-        self.kept: list[str] = []                       # draws taken back, next first
+        # per decision taken back, latest undo first: (its action, the draws after it)
+        self.kept: list[tuple[int, list[str]]] = []
+        self.redraw: list[str] = []         # the draws to come again, next first
         self.news: list[tuple[int, str]] = []           # steps since the person last decided
         self.ask = Ask(self.say, read_line)
         self.end = "normal"
@@ -111,11 +113,11 @@ class LocalGame:
             if kind == "command":
                 return self._stop(value)
             return ids[value]
-        if self.kept:
-            want = self.kept.pop(0)
+        if self.redraw:
+            want = self.redraw.pop(0)
             if want in texts:
                 return ids[texts.index(want)]
-            self.kept.clear()          # the game went another way: fresh draws from here
+            self.redraw, self.kept = [], []    # the game went another way: fresh draws
         from easel.search.arena import sample_outcome
         return sample_outcome(outcomes, self.rng.random())
 
@@ -131,6 +133,7 @@ class LocalGame:
         while True:
             kind, value = self.ask("your move ('?' lists them): ", texts, shorts, notes)
             if kind == "move":
+                self._decided(actions[value])
                 return actions[value]
             if value == "undo":
                 if self._undo():
@@ -164,7 +167,8 @@ class LocalGame:
             return False
         i = mine[-1]
         undone = self.history[i:]
-        self.kept = [t for p, _, t in undone if p == PLAYER_CHANCE] + self.kept
+        self.kept.insert(0, (undone[0][1], [t for p, _, t in undone if p == PLAYER_CHANCE]))
+        self.redraw = []
         self.history = self.history[:i]
         state = self.start.clone()
         for _, action, _ in self.history:
@@ -175,6 +179,14 @@ class LocalGame:
         self.say(f"taken back: your {undone[0][2]!r}"
                  + (f" and the {later} step(s) after it" if later else ""))
         return True
+
+    def _decided(self, action: int) -> None:
+        """The person decides `action`: the draws kept for it come again if it
+        is the decision taken back, else none do."""
+        if self.kept and self.kept[0][0] == action:
+            self.redraw = self.kept.pop(0)[1]
+        else:
+            self.kept, self.redraw = [], []
 
     def start_loaded(self) -> bool:
         return self.start.loaded_from() is not None

@@ -77,14 +77,15 @@ def read(typed: str, texts: list[str], shorts: list[str]) -> Reading:
 def closest(wanted: str, normal: list[str], limit: int = 3) -> list[int]:
     """Indices of the legal texts most like `wanted` (best first, at most
     `limit`): each text is compared whole and cut to the typed length, since
-    a person types the start of a text."""
+    a person types the start of a text; between equals, the one more like
+    it whole comes first."""
     scored = []
     for i, t in enumerate(normal):
-        score = max(difflib.SequenceMatcher(None, wanted, t).ratio(),
-                    difflib.SequenceMatcher(None, wanted, t[:len(wanted)]).ratio())
+        whole = difflib.SequenceMatcher(None, wanted, t).ratio()
+        score = max(whole, difflib.SequenceMatcher(None, wanted, t[:len(wanted)]).ratio())
         if score >= CLOSE_ENOUGH:
-            scored.append((-score, i))
-    return [i for _, i in sorted(scored)[:limit]]
+            scored.append((-score, -whole, i))
+    return [i for _, _, i in sorted(scored)[:limit]]
 
 
 def listing(texts: list[str], shorts: list[str], which=None, extra=None) -> list[str]:
