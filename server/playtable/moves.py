@@ -97,15 +97,17 @@ def listing(texts: list[str], shorts: list[str], which=None, extra=None) -> list
             for i in which]
 
 
-def explain(reading: Reading, typed: str, texts: list[str], shorts: list[str]) -> list[str]:
-    """What to tell a person whose line was not one move: the lines to print."""
+def explain(reading: Reading, typed: str, texts: list[str], shorts: list[str],
+            extra=None) -> list[str]:
+    """What to tell a person whose line was not one move: the lines to print
+    (`extra` as for `listing`)."""
     shown = reading.matches[:LISTED]
     more = len(reading.matches) - len(shown)
     tail = [f"  ... and {more} more; type more of the move"] if more > 0 else []
     if reading.kind == "ambiguous":
         return ([f"{quote_text(typed.strip())} begins {len(reading.matches)} moves; type more "
-                 f"of one, or its number:"] + listing(texts, shorts, shown) + tail)
+                 f"of one, or its number:"] + listing(texts, shorts, shown, extra) + tail)
     head = f"{quote_text(typed.strip())} is not a move here ('?' lists them)"
     if not shown:
         return [head]
-    return [head + "; the closest:"] + listing(texts, shorts, shown)
+    return [head + "; the closest:"] + listing(texts, shorts, shown, extra)

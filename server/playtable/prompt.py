@@ -35,7 +35,7 @@ class Ask:
             if reading.kind == "command":
                 return "command", reading.command
             if reading.kind in ("ambiguous", "unknown"):
-                for row in moves.explain(reading, line, texts, shorts):
+                for row in moves.explain(reading, line, texts, shorts, extra):
                     self.say(row)
 
 
