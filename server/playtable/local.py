@@ -77,13 +77,33 @@ class LocalGame:
                 if action == "undo":
                     continue
             else:
-                action = self.bots[player].step(self.state.clone())
+                action = self._bot(player)
+                if action is None:
+                    self._stopped()
+                    return 2
             self._apply(player, action)
         self._show_news()
         display.render(display.table(self.state, self.seat), self.out)
         self.returns = [float(r) for r in self.state.returns()]
         self._result()
         return 0
+
+    def _bot(self, player: int):
+        """The bot's move, or None when it fails (an error in its search, an
+        illegal answer, a remote bot's server gone): said, and the game ends
+        without a result, as a hosted match ends for a failed bot."""
+        try:
+            action = self.bots[player].step(self.state.clone())
+        except Exception as e:      # whatever a bot raises, the person gets a sentence
+            self.say(f"{self.name(player)} failed: {type(e).__name__}: {e}")
+            self.end = "quit"
+            return None
+        if not self.state.is_legal(action):
+            self.say(f"{self.name(player)} failed: it answered {action!r}, which is not "
+                     f"legal here")
+            self.end = "quit"
+            return None
+        return action
 
     def _apply(self, player: int, action: int) -> None:
         text = self.state.action_to_string(action)

@@ -6,8 +6,11 @@ and the amount of white space, ignored: `textio.normalise_text`), or by its
 short form: the number the listing gives it (`?`), or a game's own short
 form where one is natural (a Connect Four column). A full text wins over a
 start of a longer one ("x1" is x1, whatever else begins with it), and a
-short form over a start of a text. Anything else says what went wrong: a
-start several texts share lists them, an unknown text names the closest.
+short form over a start of a text. Where no text starts so, the starts of
+its words in order do ("paint purple 1 4" for "Van Gogh: paint
+purple-sideway on painting 1, space 4"), as long texts share their first
+words. Anything else says what went wrong: a line several texts fit lists
+them, an unknown text names the closest.
 
 Words the session understands (`?`, `undo`, `hint`, `resign`, `quit`) are
 read first and only whole, so that a move's text is never taken for one.
@@ -15,6 +18,7 @@ read first and only whole, so that a move's text is never taken for one.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
 from easel.engine.textio import normalise_text, quote_text
@@ -71,7 +75,32 @@ def read(typed: str, texts: list[str], shorts: list[str]) -> Reading:
         return Reading("move", index=starts[0])
     if starts:
         return Reading("ambiguous", matches=starts)
+    words = [i for i, t in enumerate(normal) if word_starts(wanted, t)]
+    if len(words) == 1:
+        return Reading("move", index=words[0])
+    if words:
+        return Reading("ambiguous", matches=words)
     return Reading("unknown", matches=closest(wanted, normal))
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def word_starts(wanted: str, text: str) -> bool:
+    """Whether each word of `wanted` begins a word of `text`, in order
+    ("paint purple 1 4" in "van gogh: paint purple-sideway on painting 1,
+    space 4"; a word is a run of letters or digits). Taking each typed word
+    at the first text word it begins leaves the most words for the rest, so
+    one pass decides."""
+    words = _WORD.findall(text)
+    k = 0
+    for w in _WORD.findall(wanted):
+        while k < len(words) and not words[k].startswith(w):
+            k += 1
+        if k == len(words):
+            return False
+        k += 1
+    return True
 
 
 def closest(wanted: str, normal: list[str], limit: int = 3) -> list[int]:

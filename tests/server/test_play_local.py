@@ -43,6 +43,26 @@ def test_a_move_by_its_text_a_start_or_its_number(typed, index):
         assert (r.kind, r.index) == ("move", index)
 
 
+VAN_GOGH = ["Van Gogh: paint purple-sideway on painting 1, space 4",
+            "Van Gogh: paint purple-sideway on painting 2, space 4",
+            "Van Gogh: paint pink-upright on painting 1, space 4", "done"]
+
+
+@pytest.mark.parametrize("typed, index", [
+    ("paint purple 1 4", 0), ("purple 2", 1), ("pink", 2), ("van gogh pink 1 sp 4", 2),
+    ("Van Gogh: paint pink", 2), ("d", 3), ("purple", None), ("paint 1 4", None),
+    ("4 purple", "unknown"), ("paint orange", "unknown"),
+])
+def test_a_move_by_the_starts_of_its_words_in_order(typed, index):
+    r = moves.read(typed, VAN_GOGH, moves.short_forms(len(VAN_GOGH)))
+    if index is None:
+        assert r.kind == "ambiguous" and len(r.matches) >= 2
+    elif index == "unknown":
+        assert r.kind == "unknown"
+    else:
+        assert (r.kind, r.index) == ("move", index)
+
+
 def test_a_whole_text_wins_over_a_start_of_a_longer_one():
     # "pay red" is a move and begins "pay red-orange": it is the move
     assert moves.read("pay red", TEXTS, SHORTS).index == 4
@@ -171,6 +191,30 @@ def test_a_hint_in_a_local_game(monkeypatch, capsys):
     feed(monkeypatch, ["hint", "quit"])
     assert main(["play", "connect_four", "--vs", "random", "--no-hints"]) == 0
     assert "no hint: hints are off in this game (--no-hints)" in capsys.readouterr().out
+
+
+def test_table_mode_asks_for_every_draw(monkeypatch, capsys):
+    # the person reports each die, theirs and the bot's; "undo" at a draw is
+    # for moves, and says so
+    feed(monkeypatch, itertools.islice(itertools.cycle(
+        ["roll", "undo", "6", "Roll 5", "stop", "Roll 4", "roll", "Roll 3"]), 4000))
+    assert main(["play", "pig(winscore=30)", "--vs", "heuristic", "--table",
+                 "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "you report chance" in out and "the game is over:" in out
+    assert "'undo' is for your moves; now type the chance outcome" in out
+    assert "drawn: Roll 4" in out or "drawn: Roll 3" in out     # the bot's, as reported
+
+
+@pytest.mark.parametrize("mode, said", [
+    ("raise", "failed: RuntimeError: faulty bot: deliberate failure"),
+    ("illegal", "which is not legal here")])
+def test_a_bot_that_fails_ends_the_game_with_a_sentence(mode, said, monkeypatch, capsys):
+    feed(monkeypatch, list("1234567") * 8)
+    spec = f"faulty(mode={mode},after=2)"
+    assert main(["play", "connect_four", "--vs", spec, "--seed", "1"]) == 2
+    out = capsys.readouterr().out
+    assert f"player 2 ({spec}) " in out and said in out and "game left unfinished" in out
 
 
 def test_play_refuses_bad_arguments(monkeypatch, capsys):
