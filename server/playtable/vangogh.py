@@ -14,7 +14,7 @@ def table(view: dict, game, seat: int) -> list:
             f"{'nobody' if holder < 0 else player_label(holder, seat)}; "
             f"paintings finished: {view['finished']}, {len(view['deck'])} in the deck; "
             f"phase {view['phase']}")
-    paintings = grid(["painting", "frame", "spaces (needs, or who is there)"])
+    paintings = grid(["painting", "EP 1st/2nd/3rd", "spaces (needs, or who is there)"])
     for i, pv in enumerate(view["paintings"]):
         if pv["card"] < 0:
             paintings.add_row(str(i + 1), "", "(empty slot)")

@@ -156,8 +156,12 @@ def test_play_saves_the_game(monkeypatch, capsys, tmp_path, name, hosted):
     feed(monkeypatch, [f"x{c}" for c in (3, 3, 2, 4, 1, 5, 0, 6) * 6])
     where = ["--db", str(tmp_path / "m.sqlite3")] if hosted else []
     assert main(["play", "connect_four", "--vs", "random", "--save", str(path)] + where) == 0
-    assert f"the game is saved in {path}" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert f"the game is saved in {path}" in out
     (_, rec), = read_records(path)
+    # the table (its column numbers above and below) once per decision, and at the end
+    decisions = sum(1 for p, _ in rec["steps"] if p == 0)
+    assert out.count("1 2 3 4 5 6 7\n") == 2 * (decisions + 1)
     assert rec["seats"][0] == {"seat": 0, "spec": "client:you", "kind": "client"}
     validate_record(rec)
     if name.endswith(".egn"):
