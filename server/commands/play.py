@@ -77,8 +77,8 @@ def add_parser(sub):
     p.add_argument("--db", help="play a hosted match on a server started in this process, "
                                 "keeping it in this match database")
     p.add_argument("--quiet-table", action="store_true",
-                   help="a hosted match: show the table only when you are to act, not after "
-                        "every step (a local game always does)")
+                   help="no effect, kept for scripts that give it: the table is shown only "
+                        "when you are to act")
     p.add_argument("--save", metavar="FILE",
                    help="once the match is over, save the game there: EGN text if FILE ends "
                         "in .egn (docs/records.md), else a JSON record")

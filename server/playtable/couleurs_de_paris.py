@@ -5,8 +5,8 @@ the spaces still to fill. Reads the JSON view (ENCODING.md) and, for the
 easels, the game's painting data (the data option)."""
 from __future__ import annotations
 
-from easel.engine.couleurs_de_paris.data import PAINT_COLOURS
-from easel.engine.couleurs_de_paris.rules import rules_of
+from easel.engine.couleurs_de_paris.data import ACTION_NAMES, PAINT_COLOURS
+from easel.engine.couleurs_de_paris.rules import LOCATION_NAMES, rules_of
 
 from .layout import counts, grid, player_label
 
@@ -16,8 +16,12 @@ def table(view: dict, game, seat: int) -> list:
             f"{player_label(view['first_player'], seat)}"
             + ("; last round" if view["final_round"] else "") + f"; phase {view['phase']}")
     wheel = "  ".join(_spot(lv) for lv in view["lower_board"])
-    upper = "  ".join(k + (f" ({_people(v)})" if _people(v) else "")
-                      for k, v in view["upper_board"].items())
+    # The places in the words the moves use ("place assistant on mix
+    # orange"): LOCATION_NAMES lists the wheel's actions, then the upper
+    # board's places in the view's order.
+    upper_names = LOCATION_NAMES[len(ACTION_NAMES):]
+    upper = "  ".join(name + (f" ({_people(v)})" if _people(v) else "")
+                      for name, v in zip(upper_names, view["upper_board"].values()))
     easels = grid(["easel", "painting", "value", "needs"])
     paintings = rules_of(game).data.paintings
     for e, card in enumerate(view["easels"]):
@@ -52,11 +56,13 @@ def _people(place: dict) -> str:
 
 
 def _spot(lv: dict) -> str:
-    """A lower-board place: its action, its spaces and who is there."""
+    """A lower-board place: its action as the moves name it, its spaces and
+    who is there."""
+    name = LOCATION_NAMES[ACTION_NAMES.index(lv["action"])]
     if lv["spaces"] == 0:
-        return f"{lv['action']} (forbidden)"
+        return f"{name} (forbidden)"
     who = _people(lv)
-    return f"{lv['action']} ({lv['spaces']} space{'s' if lv['spaces'] > 1 else ''}" + (
+    return f"{name} ({lv['spaces']} space{'s' if lv['spaces'] > 1 else ''}" + (
         f"; {who})" if who else ")")
 
 

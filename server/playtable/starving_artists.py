@@ -11,7 +11,8 @@ def table(view: dict, game, seat: int) -> list:
     head = (f"day {view['day']}" + ("" if solo else f", round {view['round']}, "
                                     f"carrot: {player_label(view['first_player'], seat)}")
             + f"; phase {view['phase']}")
-    market = grid(["slot", "costs", "canvas", "stars", "food", "paint", "needs"])
+    # numbered as the moves number them ("buy canvas 2 (Bahamian View)")
+    market = grid(["canvas", "costs", "title", "stars", "food", "paint", "needs"])
     for slot, m in enumerate(view["market"]):
         if m is None:
             market.add_row(str(slot + 1), str(slot + 1), "-", "", "", "", "")
