@@ -134,7 +134,7 @@ def explain(reading: Reading, typed: str, texts: list[str], shorts: list[str],
     more = len(reading.matches) - len(shown)
     tail = [f"  ... and {more} more; type more of the move"] if more > 0 else []
     if reading.kind == "ambiguous":
-        return ([f"{quote_text(typed.strip())} begins {len(reading.matches)} moves; type more "
+        return ([f"{quote_text(typed.strip())} fits {len(reading.matches)} moves; type more "
                  f"of one, or its number:"] + listing(texts, shorts, shown, extra) + tail)
     head = f"{quote_text(typed.strip())} is not a move here ('?' lists them)"
     if not shown:

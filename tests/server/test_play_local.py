@@ -89,7 +89,7 @@ def test_an_unknown_text_names_the_closest():
 def test_an_ambiguous_start_lists_what_it_begins():
     r = moves.read("buy", TEXTS, SHORTS)
     assert moves.explain(r, "buy", TEXTS, SHORTS) == [
-        "'buy' begins 2 moves; type more of one, or its number:",
+        "'buy' fits 2 moves; type more of one, or its number:",
         "  1  buy canvas 1 (The Siesta)", "  2  buy canvas 2 (Bahamian View)"]
 
 
@@ -107,7 +107,7 @@ def test_connect_four_question_mark_columns_ambiguous_unknown(monkeypatch, capsy
     assert main(["play", "connect_four", "--vs", "random", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "  1  x0 (column 1)\n  2  x1 (column 2)\n" in out          # '?': short forms
-    assert "'x' begins 7 moves; type more of one, or its number:" in out
+    assert "'x' fits 7 moves; type more of one, or its number:" in out
     assert "'hello' is not a move here ('?' lists them)" in out
     assert "player 2 (random): o" in out and "(column " in out        # its reply, as counted
     assert out.count("1 2 3 4 5 6 7\n") == 4        # the table twice: once per decision
