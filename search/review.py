@@ -44,9 +44,11 @@ from .errors import SearchError
 # The default budget per decision point: a 2-player Van Gogh game is reviewed
 # in under 60 s on one core at it (benchmarks/bench_review.py, docs/review.md).
 DEFAULT_ITERATIONS = 1500
+Z95 = 1.959963984540054
 MIN_VISITS = 16            # a candidate's win probability is read from at least this many
 READ_FIRST = 8             # candidates read first (the best, and most often the played turn)
 READ_MORE = 100            # beyond this many, every candidate is read
+GROW_TIMES = 4             # extra runs to reach a played turn the budget did not try
 
 # Loss thresholds, in win probability (docs/review.md, "Thresholds"): the
 # lower bound of each class.
@@ -91,6 +93,8 @@ class ReviewedDecision:
     classification: str
     played_value: float = float("nan")   # the played turn's expected result, 0..1
     best_value: float = float("nan")     # the best turn's
+    played_margin: float | None = None   # games with scores: the expected final score margin
+    best_margin: float | None = None     # over the best other player, played and best turn
     forced: bool = False      # no other turn was legal: not counted
     iterations: int = 0       # searched for this decision, all searches
     seconds: float = 0.0
@@ -191,6 +195,25 @@ def _share(value_range):
     return lambda v: min(max((v - low) / (high - low), 0.0), 1.0)
 
 
+def _win_se(candidate) -> float:
+    """The standard error of a candidate's win probability: of a share of
+    wins among its visits, with a win and a loss added (so that a few
+    agreeing playouts do not read as certain; search/separation.py)."""
+    n = max(candidate.visits, 0)
+    p = (candidate.win_prob * n + 1.0) / (n + 2.0)
+    return math.sqrt(p * (1.0 - p) / (n + 2.0))
+
+
+def _margin(candidate, player: int):
+    """The expected final score of `player` less the best other player's
+    (the score alone in a one-player game), or None for a game without scores."""
+    scores = candidate.scores
+    if not scores:
+        return None
+    others = [s for i, s in enumerate(scores) if i != player]
+    return scores[player] - (max(others) if others else 0.0)
+
+
 def _match(candidates, played):
     return next((c for c in candidates if _turn_actions(c) == played), None)
 
@@ -264,28 +287,52 @@ class Reviewer:
             for act in played[:-1]:
                 before.apply_action(act)
             second = self._search(before, point.step + len(played) - 1)
-            iterations += second.iterations
+            first_run = second.iterations
+            iterations += first_run
             seconds += second.elapsed
-            last = _find(second, played[-1:])
+            last = self._find_grown(second, before, played[-1:])
+            iterations += second.iterations - first_run
             if last is None:
                 raise ReviewError(f"step {point.step + len(played)}: the search never tried "
                                   f"the played decision (cancelled?)")
             found, source = last, "searched before its last decision"
         else:
-            mine = mine or _find(search, played)
+            grown_from = search.iterations
+            mine = mine or self._find_grown(search, state, played)
+            iterations += search.iterations - grown_from
             if mine is None:
                 raise ReviewError(f"step {point.step + 1}: the search never tried the played "
                                   f"decision (cancelled, or a budget below the legal actions?)")
             found = mine
             source = "candidate" if mine.visits >= MIN_VISITS else "candidate (few visits)"
-        share = _share(search.value_range())
+        low, high = search.value_range()
+        share = _share((low, high))
         value, best_value = share(found.value), share(best.value)
-        loss = max(best.win_prob - found.win_prob, best_value - value, 0.0)
+        # A drop within the noise of the two estimates is not a loss: each
+        # drop is counted less one standard error of the difference.
+        win_se = math.hypot(_win_se(best), _win_se(found))
+        value_se = math.hypot(best.ci, found.ci) / Z95 / (high - low)
+        loss = max(best.win_prob - found.win_prob - win_se, best_value - value - value_se, 0.0)
         return ReviewedDecision(point.step, point.move, point.player, list(played), text,
                                 found.win_prob, found.visits, source, list(_turn_actions(best)),
                                 best.turn_text, best.win_prob, best.visits, loss, classify(loss),
                                 played_value=value, best_value=best_value,
+                                played_margin=_margin(found, point.player),
+                                best_margin=_margin(best, point.player),
                                 iterations=iterations, seconds=seconds)
+
+    def _find_grown(self, search, state, played):
+        """`_find`, and if the search never tried the played turn (a budget
+        below the legal actions' count), the search grown by as many
+        iterations as there are legal actions, up to GROW_TIMES times, for
+        every first action is tried before any is tried twice."""
+        found = _find(search, played)
+        extra = max(len(state.legal_actions()), 1)
+        for _ in range(GROW_TIMES):
+            if found is not None or search.run(extra) == 0:     # found, or cancelled
+                break
+            found = _find(search, played)
+        return found
 
     def review(self, steps, points=None):
         """Yield a ReviewedDecision for each decision point of the record's

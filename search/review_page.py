@@ -9,9 +9,11 @@ import math
 
 from . import review
 
-# Graph geometry (SVG user units; the SVG scales to the page's width).
-WIDTH, HEIGHT = 900, 300
-LEFT, RIGHT, TOP, BOTTOM = 48, 12, 16, 36
+# Graph geometry (SVG user units; the SVG scales to the page's width): one
+# rendition for wide screens and one for phones, whose text would otherwise
+# shrink with the drawing; CSS shows the one that fits.
+WIDE, NARROW = (900, 300), (380, 260)
+LEFT, RIGHT, TOP, BOTTOM = 44, 10, 14, 34
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 MARKS = {"inaccuracy": ("#e0b000", 4), "mistake": ("#e07000", 5), "blunder": ("#c00000", 6)}
 
@@ -24,10 +26,11 @@ def _pct(p: float) -> str:
     return "-" if p is None or (isinstance(p, float) and math.isnan(p)) else f"{100 * p:.1f}%"
 
 
-def graph(decisions, num_players: int) -> str:
+def graph(decisions, num_players: int, size=WIDE, cls: str = "wide") -> str:
     """The SVG: one line per player, each point the deciding player's win
     probability after the turn played (x: the decision's step in the
     record); flagged decisions marked by class."""
+    WIDTH, HEIGHT = size
     shown = [d for d in decisions if not d.forced]
     last = max((d.step for d in decisions), default=0) or 1
     w, h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
@@ -38,7 +41,7 @@ def graph(decisions, num_players: int) -> str:
     def y(p):
         return TOP + h * (1.0 - p)
 
-    parts = [f'<svg viewBox="0 0 {WIDTH} {HEIGHT}" role="img" class="graph" '
+    parts = [f'<svg viewBox="0 0 {WIDTH} {HEIGHT}" role="img" class="graph {cls}" '
              f'aria-label="win probability over the game" xmlns="http://www.w3.org/2000/svg">']
     for q in (0.0, 0.25, 0.5, 0.75, 1.0):
         parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(q):.1f}" y2="{y(q):.1f}" '
@@ -77,6 +80,7 @@ STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;padding:12px;max-width:1100px;color:#222}
 h1{font-size:1.3em;margin:.2em 0}h2{font-size:1.1em;margin:1em 0 .4em}
 .graph{width:100%;height:auto;border:1px solid #ddd;background:#fff}
+.graph.narrow{display:none}
 .legend span{margin-right:1em;white-space:nowrap;font-size:.9em}
 .legend i{display:inline-block;width:14px;height:4px;margin-right:4px;vertical-align:middle}
 .legend b{display:inline-block;width:9px;height:9px;border:2px solid;border-radius:50%;
@@ -88,7 +92,28 @@ td.n{text-align:right;white-space:nowrap}
 td.turn{word-break:break-word;min-width:10em}
 .inaccuracy{color:#8a6d00}.mistake{color:#b35300}.blunder{color:#c00000;font-weight:bold}
 .meta{color:#555;font-size:.9em}
+@media (max-width:600px){
+.graph.wide{display:none}.graph.narrow{display:block}
+table.cards tr{display:block;border-bottom:1px solid #bbb;padding:4px 0}
+table.cards tr.head{display:none}
+table.cards td{display:block;border:none;padding:1px 4px;text-align:left}
+table.cards td::before{content:attr(data-label) ": ";font-weight:600;color:#555}
+}
 """
+
+
+def _table(head, rows) -> str:
+    """A table whose cells carry their column's name (data-label), so that
+    on a phone each row reads as a card of labelled lines (STYLE).
+    rows: (row class or "", [(cell class or "", text)])."""
+    out = ['<div class="scroll"><table class="cards"><tr class="head">'
+           + "".join(f"<th>{_esc(h)}</th>" for h in head) + "</tr>"]
+    for cls, cells in rows:
+        out.append((f'<tr class="{cls}">' if cls else "<tr>") + "".join(
+            f'<td{f" class={c}" if c else ""} data-label="{_esc(h)}">{_esc(t)}</td>'
+            for h, (c, t) in zip(head, cells)) + "</tr>")
+    out.append("</table></div>")
+    return "\n".join(out)
 
 
 def page(game: str, decisions, num_players: int, settings_text: str, title: str = "") -> str:
@@ -99,36 +124,37 @@ def page(game: str, decisions, num_players: int, settings_text: str, title: str 
            f"<title>Review: {_esc(title or game)}</title><style>{STYLE}</style></head><body>",
            f"<h1>Review of {_esc(title or game)}</h1>",
            f'<p class="meta">{_esc(game)}; {len(decisions)} turns reviewed; '
-           f'{_esc(settings_text)}. Thresholds: inaccuracy from {review.INACCURACY:.0%}, '
-           f'mistake from {review.MISTAKE:.0%}, blunder from {review.BLUNDER:.0%} of win '
-           f'probability lost.</p>',
+           f'{_esc(settings_text)}. A turn\'s loss is the larger drop, from the best turn to '
+           f'the one played, of win probability and of expected result (the search\'s value, '
+           f'with the score margin where the game weighs it), in points of 100. '
+           f'Inaccuracy from {100 * review.INACCURACY:g}, mistake from '
+           f'{100 * review.MISTAKE:g}, blunder from {100 * review.BLUNDER:g}.</p>',
            "<h2>Win probability</h2>",
            '<p class="meta">Each point: the deciding player\'s win probability after the turn '
            'played, as the search estimates it.</p>',
-           graph(decisions, num_players), legend(num_players),
-           "<h2>Players</h2>", '<div class="scroll"><table><tr><th>player</th><th>turns</th>'
-           '<th>accuracy</th><th>mean loss</th><th>inaccuracies</th><th>mistakes</th>'
-           '<th>blunders</th><th>biggest losses</th></tr>']
+           graph(decisions, num_players), graph(decisions, num_players, NARROW, "narrow"),
+           legend(num_players), "<h2>Players</h2>"]
+    rows = []
     for s in summary:
         worst = ", ".join(f"move {m}: -{100 * loss:.1f}" for loss, m, _ in s.biggest) or "-"
-        out.append(f"<tr><td>player {s.player + 1}</td><td class=n>{s.decisions}</td>"
-                   f"<td class=n>{s.accuracy:.1f}</td><td class=n>{100 * s.mean_loss:.1f}</td>"
-                   f"<td class=n>{s.counts['inaccuracy']}</td>"
-                   f"<td class=n>{s.counts['mistake']}</td>"
-                   f"<td class=n>{s.counts['blunder']}</td><td>{_esc(worst)}</td></tr>")
-    out.append("</table></div>")
+        rows.append(("", [("", f"player {s.player + 1}"), ("n", s.decisions),
+                          ("n", f"{s.accuracy:.1f}"), ("n", f"{100 * s.mean_loss:.1f}"),
+                          ("n", s.counts["inaccuracy"]), ("n", s.counts["mistake"]),
+                          ("n", s.counts["blunder"]), ("", worst)]))
+    out.append(_table(["player", "turns", "accuracy", "mean loss", "inaccuracies", "mistakes",
+                       "blunders", "biggest losses"], rows))
     flagged = review.flagged(decisions)
     out.append(f"<h2>Flagged turns ({len(flagged)})</h2>")
     if flagged:
-        out.append('<div class="scroll"><table><tr><th>move</th><th>player</th><th>played</th>'
-                   '<th>win</th><th>better</th><th>win</th><th>loss</th><th>class</th></tr>')
-        for d in flagged:
-            out.append(f"<tr class={d.classification}><td class=n>{d.move}</td>"
-                       f"<td>player {d.player + 1}</td><td class=turn>{_esc(d.played_text)}</td>"
-                       f"<td class=n>{_pct(d.played_win)}</td>"
-                       f"<td class=turn>{_esc(d.best_text)}</td><td class=n>{_pct(d.best_win)}</td>"
-                       f"<td class=n>-{100 * d.loss:.1f}</td><td>{d.classification}</td></tr>")
-        out.append("</table></div>")
+        out.append(_table(
+            ["move", "player", "played", "win", "result", "better", "win", "result", "loss",
+             "class"],
+            [(d.classification, [("n", d.move), ("", f"player {d.player + 1}"),
+                                 ("turn", d.played_text), ("n", _pct(d.played_win)),
+                                 ("n", _pct(d.played_value)), ("turn", d.best_text),
+                                 ("n", _pct(d.best_win)), ("n", _pct(d.best_value)),
+                                 ("n", f"-{100 * d.loss:.1f}"), ("", d.classification)])
+             for d in flagged]))
     else:
         out.append("<p>No turn lost enough to be flagged.</p>")
     out.append("</body></html>")

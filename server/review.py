@@ -103,7 +103,8 @@ def decision_message(d: review.ReviewedDecision) -> pb.ReviewedDecision:
         best_win_probability=num(d.best_win), best_visits=d.best_visits, loss=d.loss,
         judgement=JUDGEMENTS[d.classification], accuracy=d.accuracy, forced=d.forced,
         iterations=d.iterations, elapsed_seconds=d.seconds, played_value=num(d.played_value),
-        best_value=num(d.best_value))
+        best_value=num(d.best_value), played_margin=d.played_margin,
+        best_margin=d.best_margin)
 
 
 def summary_message(game, decisions, bot: str) -> pb.ReviewSummary:

@@ -143,10 +143,12 @@ def render(game, decisions, settings, flagged_only: bool):
                       "" if d.forced else f"{100 * d.loss:.1f}",
                       d.classification if d.classification != "good" else "",
                       style=style.get(d.classification))
-    players = Table(title="players (loss in points of win probability)", title_justify="left")
+    players = Table(title="players (losses in points of 100)", title_justify="left")
     for name in ("player", "turns", "accuracy", "mean loss", "inaccuracies", "mistakes",
-                 "blunders", "biggest losses"):
-        players.add_column(name, overflow="fold")
+                 "blunders"):
+        players.add_column(name, justify="left" if name == "player" else "right",
+                           no_wrap=True)
+    players.add_column("biggest losses", overflow="fold")
     for s in review.summarise(decisions, game.num_players()):
         worst = ", ".join(f"move {m} (-{100 * loss:.1f})" for loss, m, _ in s.biggest) or "-"
         players.add_row(f"player {s.player + 1}", str(s.decisions), f"{s.accuracy:.1f}",
@@ -183,7 +185,8 @@ def run(args) -> int:
         print(json.dumps(as_json(game, decisions, settings), indent=1))
         return 0
     from rich.console import Console
-    console = Console()
+    # A pipe or a file gets lines wide enough for the turns' texts, not 80.
+    console = Console(width=None if sys.stdout.isatty() else 140)
     for table in render(game, decisions, settings, args.flagged):
         console.print(table)
     if args.html:

@@ -12,21 +12,19 @@ from easel.search import review
 from easel.server.cli import main
 
 # Van Gogh (two players) is the game the review's default budget is set
-# for; the review here searches less per turn so the suite stays quick.
+# for: its records check the turns; the verdicts are checked on games where a
+# random player stays in the game long enough to be judged (docs/review.md,
+# "What the review can tell": in Van Gogh a random player has lost within a
+# few turns, and a lost game has no win probability left to lose).
 GAME = "vangogh"
 REVIEW_ITERATIONS = 300
+STRONG = "mcts(iterations=1000)"
 
 
 @pytest.fixture(scope="module")
 def mixed_games(recorded_games):
-    """Two games of random against mcts, one in each seat."""
+    """Two Van Gogh games of random against mcts, one in each seat."""
     return recorded_games(GAME, ["random", "mcts(iterations=300)"], 2, 11)
-
-
-@pytest.fixture(scope="module")
-def equal_games(recorded_games):
-    """Two games of two equal searches."""
-    return recorded_games(GAME, ["mcts(iterations=300)", "mcts(iterations=300)"], 2, 5)
 
 
 def _records(path):
@@ -39,11 +37,11 @@ def _review(record, iterations=REVIEW_ITERATIONS, seed=1):
     return game, list(r.review(record["steps"]))
 
 
-def _flags_by_spec(path):
+def _flags_by_spec(path, iterations=REVIEW_ITERATIONS):
     """{spec: [flagged turns, reviewed turns]} over every game of the file."""
     out: dict = {}
     for rec in _records(path):
-        game, decisions = _review(rec)
+        game, decisions = _review(rec, iterations)
         for p in range(game.num_players()):
             spec = rec["seats"][p]["spec"]
             mine = [d for d in decisions if d.player == p and not d.forced]
@@ -108,25 +106,31 @@ def test_every_decision_of_a_played_game_is_in_one_turn(mixed_games):
 
 # -- the review's verdicts ------------------------------------------------------------
 
-def test_random_is_flagged_far_more_than_mcts(mixed_games):
-    tally = _flags_by_spec(mixed_games)
-    (rf, rn), (mf, mn) = tally["random"], tally["mcts(iterations=300)"]
-    assert rn > 20 and mn > 20
-    # the random side's share of flagged turns is at least three times the search's
-    assert rf / rn >= 3 * mf / mn and rf / rn > 0.4, tally
+@pytest.mark.parametrize("spec", ["pig(winscore=30)", "connect_four"])
+def test_random_is_flagged_far_more_than_mcts(recorded_games, spec):
+    path = recorded_games(spec, ["random", STRONG], 4, 3)
+    tally = _flags_by_spec(path, review.DEFAULT_ITERATIONS)
+    (rf, rn), (mf, mn) = tally["random"], tally[STRONG]
+    assert rn >= 12 and mn >= 12, tally
+    assert rf / rn >= 0.2, tally                 # the random side: flagged on many turns
+    assert mf / mn <= (rf / rn) / 4, tally       # the search: at most a quarter as often
 
 
-def test_equal_bots_are_flagged_about_equally(equal_games):
+@pytest.mark.parametrize("spec,bot,games,iterations", [
+    ("vangogh", "mcts(iterations=300)", 2, REVIEW_ITERATIONS),
+    ("connect_four", STRONG, 6, review.DEFAULT_ITERATIONS)])
+def test_equal_bots_are_flagged_about_equally(recorded_games, spec, bot, games, iterations):
+    path = recorded_games(spec, [bot, bot], games, 5)
     flags = {0: [0, 0], 1: [0, 0]}
-    for rec in _records(equal_games):
-        game, decisions = _review(rec)
+    for rec in _records(path):
+        game, decisions = _review(rec, iterations)
         for p in (0, 1):
             mine = [d for d in decisions if d.player == p and not d.forced]
             flags[p][0] += len(review.flagged(mine))
             flags[p][1] += len(mine)
     rate = [flags[p][0] / flags[p][1] for p in (0, 1)]
-    assert abs(rate[0] - rate[1]) <= 0.15, flags
-    assert max(rate) < 0.4, flags
+    assert abs(rate[0] - rate[1]) <= 0.1, flags
+    assert max(rate) <= 0.25, flags
 
 
 def test_a_played_turn_the_search_ignored_is_valued_by_a_second_search():

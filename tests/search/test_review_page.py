@@ -21,10 +21,15 @@ SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 LAYOUT_JS = """() => {
   const box = e => { const r = e.getBoundingClientRect();
                      return {x: r.x, y: r.y + window.scrollY, w: r.width, h: r.height}; };
+  const shown = e => getComputedStyle(e).display !== 'none';
   const blocks = [...document.querySelectorAll('h1, h2, p, svg.graph, div.scroll')]
+      .filter(shown)
       .map(e => ({what: e.tagName + ' ' + (e.textContent || '').slice(0, 30), box: box(e)}));
-  const svg = document.querySelector('svg.graph');
-  return {blocks, graph: box(svg), content: document.body.clientWidth,
+  const svgs = [...document.querySelectorAll('svg.graph')].filter(shown);
+  const svg = svgs[0];
+  const label = svg.querySelector('text');
+  return {blocks, graphs: svgs.length, graph: box(svg), content: document.body.clientWidth,
+          labelPx: label.getBoundingClientRect().height,
           overflow: document.documentElement.scrollWidth - window.innerWidth,
           lines: svg.querySelectorAll('polyline').length,
           rings: svg.querySelectorAll('circle[fill="none"]').length,
@@ -42,7 +47,8 @@ def browser():
 def page_file(recorded_games, tmp_path_factory):
     games = recorded_games("vangogh", ["random", "mcts(iterations=300)"], 1, 11)
     path = tmp_path_factory.mktemp("review") / "review.html"
-    assert main(["review", str(games), "--iterations", "200", "--html", str(path),
+    assert main(["review", str(games), "--game-index", "0", "--iterations", "200",
+                 "--html", str(path),
                  "--json"]) == 0
     return path
 
@@ -69,6 +75,8 @@ def test_the_review_page_reads_well_in_a_browser(browser, page_file, tmp_path, s
     finally:
         page.close()
     assert os.path.getsize(shot) > 10_000
+    assert layout["graphs"] == 1                      # the rendition for this width alone
+    assert layout["labelPx"] >= 10                    # the graph's text is readable
     assert layout["lines"] == 2                       # one line per player
     assert layout["rings"] >= 1 and layout["rings"] == layout["flaggedRows"]
     assert layout["graph"]["w"] >= 0.9 * layout["content"] - 30
