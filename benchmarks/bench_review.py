@@ -3,8 +3,9 @@ per reviewed turn and per whole game at the default budget
 (review.DEFAULT_ITERATIONS iterations a turn, one thread), over games of
 two equal searches. The target: a whole two-player Van Gogh game reviewed
 in under 60 s on one core. Each game is played first (not timed), then
-reviewed; the figures are wall clock and CPU seconds of the reviewing
-thread (a loaded machine inflates the first, hardly the second).
+reviewed; the figures are wall clock and CPU seconds of the process (a
+loaded machine inflates the first, hardly the second: the CPU seconds are
+what one free core takes).
 
     python benchmarks/bench_review.py [--games N] [--game SPEC] [--iterations N]
     python -m pytest benchmarks/bench_review.py -s
@@ -31,9 +32,9 @@ def measure(spec: str = "vangogh", games: int = 3, iterations: int = review.DEFA
         seats = tuple((i, PLAYERS, seed * 1000 + 10 * k + i) for i in range(game.num_players()))
         record = play_game(GameTask(k, k, 0, seed * 7919 + k, spec, "core", seats))
         reviewer = review.Reviewer(game, review.Settings(iterations=iterations, seed=seed + k))
-        wall, cpu = time.perf_counter(), time.thread_time()
+        wall, cpu = time.perf_counter(), time.process_time()
         decisions = list(reviewer.review(record["steps"]))
-        wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         searched = [d for d in decisions if not d.forced]
         out.append({"turns": len(decisions), "searched": len(searched),
                     "second_searches": sum(d.source.startswith("searched") for d in decisions),

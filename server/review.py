@@ -79,8 +79,10 @@ def review_settings(settings: pb.SearchSettings, game, limits) -> tuple[review.S
         raise InvalidArgument("settings.bot", "a review searches each turn: give an MCTS spec "
                                               "(or leave it empty)")
     iterations, seconds = plan.iterations, plan.seconds
-    if plan.until_apart:        # no budget given: the review's own default per turn
-        iterations, seconds = min(review.DEFAULT_ITERATIONS, limits.max_iterations), None
+    if plan.until_apart:        # no budget given: the review's own default per turn, within
+        # the server's per-search limits (a slow game stops at max_seconds)
+        iterations = min(review.DEFAULT_ITERATIONS, limits.max_iterations)
+        seconds = limits.max_seconds
     return (review.Settings(iterations=iterations, seconds=seconds, seed=plan.seed,
                             threads=plan.threads, options=dict(plan.options)), plan.bot)
 
