@@ -214,3 +214,17 @@ def test_cli_review_names_an_illegal_step(mixed_games, tmp_path, capsys):
     assert main(["review", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "step 6" in err and "not legal" in err
+
+
+def test_several_players_each_judged_by_their_own_win_probability(recorded_games):
+    path = recorded_games("pig(players=3,winscore=20)", ["random", STRONG, STRONG], 3, 2)
+    rec = _records(path)[0]
+    game, decisions = _review(rec, 400)
+    assert {d.player for d in decisions} == {0, 1, 2}
+    for d in decisions:
+        assert d.forced or (0.0 <= d.best_win <= 1.0 and 0.0 <= d.played_win <= 1.0)
+    # the mover's share of wins: at the start of a three-player game about a third
+    assert 0.15 <= decisions[0].best_win <= 0.6
+    summary = review.summarise(decisions, 3)
+    assert [s.player for s in summary] == [0, 1, 2]
+    assert sum(s.decisions for s in summary) == len([d for d in decisions if not d.forced])
