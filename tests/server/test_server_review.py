@@ -118,3 +118,12 @@ def test_cancelling_a_review_stops_its_search(stub, server):
         for _ in call:
             pass
     assert e.value.code() == grpc.StatusCode.CANCELLED
+
+
+def test_the_client_reviews_a_game(server):
+    from easel.client import EngineClient
+    game, steps, _ = _played(seed=5)
+    with EngineClient(f"127.0.0.1:{server.port}") as client:
+        msgs = list(client.review(GAME, [a for _, a in steps], iterations=100, seed=2))
+    assert msgs[-1].summary.decisions == len(msgs) - 1 == len(
+        review.decision_points(steps, game.num_players()))
