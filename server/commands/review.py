@@ -11,7 +11,8 @@ summary per player. --json prints the same as JSON; --html FILE writes a
 self-contained page with the win-probability graph (search/review_page.py).
 
 The review runs in this process (it reads only the file named and writes
-only --html's file); the Review RPC of a server does the same remotely.
+only --html's file), or with --server HOST:PORT on that server, through its
+Review call (the record is sent; the same review, the server's limits).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import math
 import sys
 
 from easel.engine.errors import StateFormatError
+from easel.server.commands import connection
 from easel.server.commands.suggest import _read_input, at_least, pick_game, seconds
 
 
@@ -45,6 +47,9 @@ def add_parser(sub):
     p.add_argument("--json", action="store_true", help="print the review as JSON")
     p.add_argument("--html", metavar="FILE", default=None,
                    help="also write the review as a self-contained HTML page")
+    p.add_argument("--server", metavar="HOST:PORT", default=None,
+                   help="have this server review it (its Review call; default: review here)")
+    connection.add_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -157,18 +162,56 @@ def render(game, decisions, settings, flagged_only: bool):
     return turns, players
 
 
+def from_message(m) -> "review.ReviewedDecision":
+    """A ReviewedDecision message (the Review call) as search/review.py's."""
+    from easel.search import review
+    nan = float("nan")
+    return review.ReviewedDecision(
+        m.step, m.move, m.player, list(m.played_ids), m.played_text,
+        nan if m.forced else m.played_win_probability, m.played_visits, m.played_source,
+        list(m.best_ids), m.best_text, nan if m.forced else m.best_win_probability,
+        m.best_visits, m.loss, review.CLASSES[max(m.judgement - 1, 0)],
+        played_value=nan if m.forced else m.played_value,
+        best_value=nan if m.forced else m.best_value,
+        played_margin=m.played_margin if m.HasField("played_margin") else None,
+        best_margin=m.best_margin if m.HasField("best_margin") else None,
+        forced=m.forced, iterations=m.iterations, seconds=m.elapsed_seconds)
+
+
+def _remote(args, game, steps, settings):
+    """The decisions of the Review call of --server, as they come."""
+    import grpc
+
+    from easel.client import EngineClient
+    options = connection.channel_options(args)
+    with EngineClient(args.server, timeout=None, **options) as client:
+        try:
+            for m in client.review(game.spec, [a for _, a in steps],
+                                   iterations=settings.iterations, seconds=settings.seconds,
+                                   seed=settings.seed, threads=settings.threads):
+                if m.WhichOneof("item") == "decision":
+                    yield from_message(m.decision)
+        except grpc.RpcError as e:
+            raise connection.ClientOptionsError(
+                f"--server {args.server}: {e.code().name}: {e.details()}"
+                f"{connection.hint(e, args)}") from None
+
+
 def run(args) -> int:
     from easel.search import review
     from easel.search.review_page import page
+    if args.server is None:
+        connection.channel_options(args)        # refuses TLS and token flags without --server
     game, steps, title = load(args)
     settings = settings_of(args)
-    reviewer = review.Reviewer(game, settings)
     points = review.decision_points(steps, game.num_players())
     if not points:
         raise StateFormatError(f"{args.record}: the record has no decision to review")
+    reviewed = (_remote(args, game, steps, settings) if args.server else
+                review.Reviewer(game, settings).review(steps, points))
     decisions = []
     progress = sys.stderr.isatty() and not args.json
-    for k, d in enumerate(reviewer.review(steps, points), start=1):
+    for k, d in enumerate(reviewed, start=1):
         decisions.append(d)
         if progress:
             print(f"\rreviewed {k}/{len(points)} turns", end="", file=sys.stderr, flush=True)

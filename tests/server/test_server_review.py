@@ -127,3 +127,25 @@ def test_the_client_reviews_a_game(server):
         msgs = list(client.review(GAME, [a for _, a in steps], iterations=100, seed=2))
     assert msgs[-1].summary.decisions == len(msgs) - 1 == len(
         review.decision_points(steps, game.num_players()))
+
+
+def test_easel_review_asks_a_server_as_it_reviews_here(server, tmp_path, capsys):
+    import json
+
+    from easel.server.cli import main
+    game, steps, state = _played(seed=6)
+    rec = {"format": "easel-record-v1", "game": game.spec,
+           "seats": [{"seat": 0, "spec": "random"}, {"seat": 1, "spec": "random"}],
+           "steps": steps, "returns": list(state.returns())}
+    path = tmp_path / "game.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    args = ["review", str(path), "--iterations", "120", "--seed", "3", "--json"]
+    assert main(args) == 0
+    here = json.loads(capsys.readouterr().out)
+    assert main(args + ["--server", f"127.0.0.1:{server.port}"]) == 0
+    there = json.loads(capsys.readouterr().out)
+    assert [d["loss"] for d in there["decisions"]] == pytest.approx(
+        [d["loss"] for d in here["decisions"]])
+    assert there["players"] == here["players"]
+    assert main(["review", str(path), "--auth-token-file", str(path)]) == 2
+    assert "needs --server" in capsys.readouterr().err
