@@ -9,17 +9,18 @@ such a whole turn). A turn is reviewed once, at its first decision, against
 the candidates of one search of that position; the chance outcomes are the
 record's, and hidden draws are determinized by the search as always.
 
-The played turn's win probability, in the order tried:
-
-1. the search's candidate whose turn is the played turn, if it has at least
-   MIN_VISITS visits (`source="candidate"`);
-2. for a turn of several decisions, a search of the position before the
-   played turn's last decision, with the same budget: there the last
-   decision is a whole turn of its own, and a first action every search
-   visits (`source="searched before its last decision"`);
-3. the root candidate with fewer visits, when the turn is one decision
-   (`source="candidate (few visits)"`): every first action is visited once
-   the search has run as many iterations as there are legal actions.
+Both the played turn and the search's best turn (its most visited
+candidate) are valued the same way, so that neither is judged by a
+rougher estimate than the other: a turn of one decision by its candidate in
+the search of the position (`source="candidate"`, or `"candidate (few
+visits)"` below MIN_VISITS; every first action is tried once the search has
+run as many iterations as there are legal actions, and a search that has not
+is grown); a turn of several decisions by a search, with the same budget, of
+the position before its last decision, where that decision is a first
+action (`source="searched before its last decision"`). The best turn read
+from the root's candidates alone would be judged on the few dozen visits a
+whole turn of several decisions gets there, and picked as the most visited
+of many such: a rougher and a luckier estimate than the played turn's.
 
 Each turn is valued twice, for the player who decided (in a game of several
 players, that player's): its win probability (Candidate.win_prob, the share
@@ -35,6 +36,7 @@ no win probability but still loses expected result.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import asdict, dataclass, field
 
 from easel.engine.contract_ids import PLAYER_CHANCE
@@ -45,7 +47,7 @@ from .errors import SearchError
 # in under 60 s on one core at it (benchmarks/bench_review.py, docs/review.md).
 DEFAULT_ITERATIONS = 1500
 Z95 = 1.959963984540054
-MIN_VISITS = 16            # a candidate's win probability is read from at least this many
+MIN_VISITS = 16            # below this many visits a candidate's source says "few visits"
 READ_FIRST = 8             # candidates read first (the best, and most often the played turn)
 READ_MORE = 100            # beyond this many, every candidate is read
 GROW_TIMES = 4             # extra runs to reach a played turn the budget did not try
@@ -215,6 +217,11 @@ def _margin(candidate, player: int):
 
 
 def _match(candidates, played):
+    """The first candidate whose turn is `played`, or begins with it when
+    `played` is one decision (the first, most visited, turn of that first
+    action: the whole turn when that decision ends the turn)."""
+    if len(played) == 1:
+        return next((c for c in candidates if _turn_actions(c)[:1] == played), None)
     return next((c for c in candidates if _turn_actions(c) == played), None)
 
 
@@ -270,41 +277,29 @@ class Reviewer:
             return ReviewedDecision(point.step, point.move, point.player, list(played), text,
                                     float("nan"), 0, "forced", list(played), text, float("nan"),
                                     0, 0.0, "good", forced=True)
-        search = self._search(state, point.step)
-        iterations, seconds = search.iterations, search.elapsed
+        started = time.perf_counter()
+        search = self._search(state, 4 * point.step)
+        iterations = search.iterations
         # The first few candidates hold the best turn and, most often, the
         # played one; reading every turn of the tree costs far more than
         # the search (each turn's texts), so more are read only when needed.
         a = search.analysis(top_k=READ_FIRST)
         if not a.candidates:
             raise ReviewError(f"step {point.step + 1}: the search found no turn (cancelled?)")
-        best = a.candidates[0]
-        mine = _match(a.candidates, played)
-        if mine is not None and mine.visits >= MIN_VISITS:
-            found, source = mine, "candidate"
-        elif len(played) > 1:
-            before = state.clone()
-            for act in played[:-1]:
-                before.apply_action(act)
-            second = self._search(before, point.step + len(played) - 1)
-            first_run = second.iterations
-            iterations += first_run
-            seconds += second.elapsed
-            last = self._find_grown(second, before, played[-1:])
-            iterations += second.iterations - first_run
-            if last is None:
-                raise ReviewError(f"step {point.step + len(played)}: the search never tried "
-                                  f"the played decision (cancelled?)")
-            found, source = last, "searched before its last decision"
+        best_turn = _turn_actions(a.candidates[0])
+        # Both turns valued the same way (module docstring): the played one,
+        # and the best one, each by a search of the position before its last
+        # decision (the root search for a turn of one decision), where that
+        # decision is a first action.
+        found, source, more = self._value(search, state, played, 4 * point.step + 1)
+        iterations += more
+        if best_turn == played:
+            best = found
         else:
-            grown_from = search.iterations
-            mine = mine or self._find_grown(search, state, played)
-            iterations += search.iterations - grown_from
-            if mine is None:
-                raise ReviewError(f"step {point.step + 1}: the search never tried the played "
-                                  f"decision (cancelled, or a budget below the legal actions?)")
-            found = mine
-            source = "candidate" if mine.visits >= MIN_VISITS else "candidate (few visits)"
+            best, _, more = self._value(search, state, best_turn, 4 * point.step + 2)
+            iterations += more
+            # the turn as searched to its end from its last decision's position
+            best_turn = best_turn[:-1] + _turn_actions(best)
         low, high = search.value_range()
         share = _share((low, high))
         value, best_value = share(found.value), share(best.value)
@@ -314,12 +309,35 @@ class Reviewer:
         value_se = math.hypot(best.ci, found.ci) / Z95 / (high - low)
         loss = max(best.win_prob - found.win_prob - win_se, best_value - value - value_se, 0.0)
         return ReviewedDecision(point.step, point.move, point.player, list(played), text,
-                                found.win_prob, found.visits, source, list(_turn_actions(best)),
-                                best.turn_text, best.win_prob, best.visits, loss, classify(loss),
+                                found.win_prob, found.visits, source, list(best_turn),
+                                _texts(state, best_turn), best.win_prob, best.visits, loss,
+                                classify(loss),
                                 played_value=value, best_value=best_value,
                                 played_margin=_margin(found, point.player),
                                 best_margin=_margin(best, point.player),
-                                iterations=iterations, seconds=seconds)
+                                iterations=iterations, seconds=time.perf_counter() - started)
+
+    def _value(self, search, state, turn, salt):
+        """(candidate, source, iterations searched) of a whole turn from
+        `state`: its last decision as a first action, of `search` (the
+        search at `state`) for a turn of one decision, else of a new search
+        of the position before that decision. The candidate is the first
+        (most visited) whose turn begins with that decision."""
+        if len(turn) == 1:
+            before, where, source = state, search, "candidate"
+        else:
+            before = state.clone()
+            for act in turn[:-1]:
+                before.apply_action(act)
+            where, source = self._search(before, salt), "searched before its last decision"
+        done = where.iterations if where is search else 0
+        found = self._find_grown(where, before, turn[-1:])
+        if found is None:
+            raise ReviewError(f"the search never tried {before.action_to_string(turn[-1])!r} "
+                              f"(cancelled, or a budget below the legal actions?)")
+        if source == "candidate" and found.visits < MIN_VISITS:
+            source = "candidate (few visits)"
+        return found, source, where.iterations - done
 
     def _find_grown(self, search, state, played):
         """`_find`, and if the search never tried the played turn (a budget

@@ -112,7 +112,7 @@ def test_random_is_flagged_far_more_than_mcts(recorded_games, spec):
     tally = _flags_by_spec(path, review.DEFAULT_ITERATIONS)
     (rf, rn), (mf, mn) = tally["random"], tally[STRONG]
     assert rn >= 12 and mn >= 12, tally
-    assert rf / rn >= 0.2, tally                 # the random side: flagged on many turns
+    assert rf / rn >= 0.15, tally                # the random side: flagged on many turns
     assert mf / mn <= (rf / rn) / 4, tally       # the search: at most a quarter as often
 
 
