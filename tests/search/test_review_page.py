@@ -47,7 +47,7 @@ def browser():
 def page_file(recorded_games, tmp_path_factory):
     games = recorded_games("vangogh", ["random", "mcts(iterations=300)"], 1, 11)
     path = tmp_path_factory.mktemp("review") / "review.html"
-    assert main(["review", str(games), "--game-index", "0", "--iterations", "200",
+    assert main(["review", str(games), "--game-index", "0",
                  "--html", str(path),
                  "--json"]) == 0
     return path
