@@ -28,10 +28,11 @@ of playouts it wins) and its expected result (Candidate.value, the utility
 the search maximises, as a share of its scale, Search.value_range: in a
 game that weighs the score margin, the rank and the margin; else the rank
 alone, and then for two players the same as the win probability). The loss
-is the larger of the two drops from the best turn to the played one, never
-below 0 (a played turn the search rates above its own choice lost
-nothing): a turn that throws away points in a game already decided loses
-no win probability but still loses expected result.
+is the larger of the two drops from the best turn to the played one, each
+less one standard error of the difference (a drop within the search's noise
+is no loss), never below 0 (a played turn the search rates above its own
+choice lost nothing): a turn that throws away points in a game already
+decided loses no win probability but may still lose expected result.
 """
 from __future__ import annotations
 
