@@ -35,7 +35,7 @@ import difflib
 import re
 
 from easel.engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
-from easel.engine.errors import GameSpecError, StateFormatError
+from easel.engine.errors import GameSpecError, StateFormatError, UnreachablePositionError
 
 from .fields import FIELDS
 from .rules import (ANNA, BOX_PER_COLOUR, BOX_WHITES, CHARS, COLOURS, GACHET, INACTIVE,
@@ -958,6 +958,15 @@ def _check_loads(rd, game, view, got):
     from .view import state_from_view
     try:
         state_from_view(VanGoghState, game, view)
+    except UnreachablePositionError as e:
+        for fields, problem, consistent in e.problems:
+            # The loader names seats as the JSON does (from 0); the notation
+            # counts players from 1.
+            problem = re.sub(r"\bplayer (\d)\b", lambda m: f"player {int(m.group(1)) + 1}",
+                             problem)
+            rd.add(f"{problem} (JSON field '{fields[0]}')",
+                   None if consistent is None else str(consistent),
+                   where=notation_field(fields[0], got.lines))
     except StateFormatError as e:
         text = str(e)
         m = re.match(r"vangogh state: field '([^']*)': (.*)", text, re.S)

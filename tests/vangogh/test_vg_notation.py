@@ -244,3 +244,41 @@ def test_the_loaders_refusals_name_the_line(spec):
             assert re.search(r"line \d+ \(waiting " + CHAR_WORDS[taken[0]], msg), msg
             return
     pytest.fail("no position with a character chosen and nothing waiting")
+
+
+def test_the_readable_table_names_players_as_the_notation_does():
+    """One numbering (docs/table-notation.md): the state's text names the
+    players from 1, as the notation's `hat`, `palette` and `turn` do."""
+    game, states = positions("vangogh(players=3)", games=1, seed=3)
+    s = next(x for x in states if x.to_json()["token_holder"] == 2 and not x.is_chance_node()
+             and x.current_player() == 0)
+    text = str(s)
+    assert "Starting Player token: player 3" in text, text
+    assert "to move: player 1" in text and "  player 1 (yellow)" in text, text
+    assert "hat 3" in s.to_notation()
+
+
+@pytest.mark.parametrize("impl", ["reference", "core"])
+def test_the_loader_names_every_broken_invariant_at_once(impl):
+    """Two invariants of play broken in one position (an ability spent with
+    none open, a Minigogh waiting on a character chosen this round): the JSON
+    loader names both fields, the notation both lines."""
+    from easel.engine.errors import UnreachablePositionError
+    game, states = positions("vangogh(players=3)", games=1, seed=2)
+    game = engine.load_game("vangogh(players=3)", impl)
+    s = next(x for x in states if x.to_json()["phase"] == "choose"
+             and not x.to_json()["characters"][3]["taken"]
+             and any(c["taken"] and not c["waiting"] for c in x.to_json()["characters"]))
+    view = s.to_json()
+    c = next(i for i, ch in enumerate(view["characters"]) if ch["taken"] and not ch["waiting"])
+    bad = dict(view, ability_spent=1,
+               characters=[dict(ch, waiting=["yellow-upright"]) if i == c else ch
+                           for i, ch in enumerate(view["characters"])])
+    bad["bag"] = dict(view["bag"], yellow=view["bag"]["yellow"] - 1)
+    with pytest.raises(UnreachablePositionError) as e:
+        game.state_from_json(bad)
+    fields = [f[0] for f, _, _ in e.value.problems]
+    assert "ability_spent" in fields and f"characters[{c}].waiting" in fields, str(e.value)
+    msg = refusal(game, s.to_notation() + f"ability spent\nwaiting {CHAR_WORDS[c]} YU\n")
+    assert re.search(r"line \d+ \(ability\)", msg) and \
+        re.search(rf"line \d+ \(waiting {CHAR_WORDS[c]}\)", msg), msg
