@@ -38,8 +38,8 @@ from easel.engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine.errors import GameSpecError, StateFormatError, UnreachablePositionError
 
 from .fields import FIELDS
-from .rules import (ANNA, BOX_PER_COLOUR, BOX_WHITES, CHARS, COLOURS, GACHET, INACTIVE,
-                    N_CHARS, N_COLOURS, N_PAINTINGS, ORIENTS, PHASES, POSTMAN, WHITE,
+from .rules import (ANNA, BOX_PER_COLOUR, BOX_WHITES, CHARS, COLOURS, INACTIVE,
+                    N_CHARS, N_COLOURS, N_PAINTINGS, ORIENTS, PHASES, WHITE,
                     code_of, parse_piece, piece_name, rules_of)
 
 # One letter per colour (purple is V, violet: P is pink) and per orientation.
@@ -161,9 +161,9 @@ def _colours(counts: dict) -> str:
 def _title(r, cid):
     """A card by its title; by its id (#id) where two cards share the title."""
     name = r.deck.cards[cid].name
-    if sum(c.name.lower() == name.lower() for c in r.deck.cards) == 1 and ":" not in name \
-            and not name.startswith("#") and "," not in name and name.strip() == name \
-            and name != "-":
+    plain = (name.strip() == name and name not in ("", "-") and not name.startswith("#")
+             and not re.search(r"[:,;]|\s#(\s|$)", name))
+    if plain and sum(c.name.lower() == name.lower() for c in r.deck.cards) == 1:
         return name
     return f"#{cid}"
 
@@ -173,7 +173,6 @@ def write(game, view: dict, derived: bool = False) -> str:
     line at its default left out), or with `derived` every part a person may
     write, derived ones included (the reader checks those)."""
     r = rules_of(game)
-    pend = view["pending"]
     taken = [ch["taken"] for ch in view["characters"]]
     lines = [f"round {view['round']}"]
     starter = starter_of(r, view["round"], view["token_holder"], taken[ANNA])
@@ -323,18 +322,20 @@ class _Reader:
                      f"({'/'.join(ORIENT_LETTERS)}: lying down, sideway, upright, upside down), "
                      f"e.g. BU")
 
-    def pieces(self, toks, what):
-        if toks in ([], ["-"]):
-            return []
+    def each(self, toks, read, what):
+        """read(tok, what N) of every token, every bad one recorded."""
         out = []
         for i, t in enumerate(toks):
             try:
-                out.append(self.piece(t, f"{what} {i + 1}"))
+                out.append(read(t, f"{what} {i + 1}"))
             except _Stop:
                 pass
         if len(out) != len(toks):
             raise _Stop
         return out
+
+    def pieces(self, toks, what):
+        return [] if toks in ([], ["-"]) else self.each(toks, self.piece, what)
 
     def space(self, tok, what):
         return None if tok == "." else self.piece(tok, what)
@@ -576,14 +577,8 @@ class _Statements:
         if len(words) != n:
             self.rd.bad(f"{len(words)} scores written for {n} players",
                         f"{n} numbers, player 1's first")
-        out = []
-        for p, t in enumerate(words):
-            try:
-                out.append(self.rd.int(t, f"player {p + 1}'s score", 0, 100000))
-            except _Stop:
-                pass
-        if len(out) == n:
-            self.top["scores"] = out
+        self.top["scores"] = self.rd.each(
+            words, lambda tok, what: self.rd.int(tok, what, 0, 100000), "score of player")
 
     def _painting(self, words, args, rest):
         rd, r = self.rd, self.r
@@ -612,14 +607,7 @@ class _Statements:
         if len(toks) != size:
             rd.bad(f"painting {slot + 1}: {card.name} has {size} spaces, {len(toks)} written",
                    f"{size} spaces, '.' for an empty one, or none when all are empty")
-        occ = []
-        for k, t in enumerate(toks):
-            try:
-                occ.append(rd.space(t, f"painting {slot + 1} space {k + 1}"))
-            except _Stop:
-                pass
-        if len(occ) != size:
-            raise _Stop
+        occ = rd.each(toks, rd.space, f"painting {slot + 1} space")
         self.paintings[slot] = {
             "card": cid, "name": card.name, "frame": list(card.frame),
             "orientations": [ORIENTS[o] for o in card.orient], "bonus": list(card.bonus),
@@ -652,6 +640,8 @@ class _Statements:
                 continue
             try:
                 c = self.rd.char(grp[0], "waiting")
+                if self.waiting[c]:
+                    self.rd.add(f"{CHAR_WORDS[c]} named twice", "each character once")
                 self.waiting[c] = self.rd.pieces(grp[1:] or ["-"],
                                                  f"waiting on {CHAR_WORDS[c]}")
             except _Stop:
@@ -673,14 +663,7 @@ class _Statements:
             if len(toks) != INACTIVE:
                 rd.bad(f"palette {p + 1}: {len(toks)} inactive spaces written",
                        f"{INACTIVE}, left to right, '.' when empty")
-            inactive = []
-            for i, t in enumerate(toks):
-                try:
-                    inactive.append(rd.space(t, f"palette {p + 1} inactive space {i + 1}"))
-                except _Stop:
-                    pass
-            if len(inactive) != INACTIVE:
-                raise _Stop
+            inactive = rd.each(toks, rd.space, f"palette {p + 1} inactive space")
         else:
             inactive = default_inactive(r, p)
         self.palettes[p] = {"color": COLOURS[r.colours[p]],
