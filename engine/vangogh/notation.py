@@ -2,7 +2,7 @@
 
     round 4
     chosen Eugene
-    hat 2
+    token 2
     scores 12 22 16
     painting 1 Placeholder painting 5: BU . . VD .
     painting 2 Placeholder painting 11: . . GU . . .
@@ -52,9 +52,12 @@ _CHANCE_PHASES = ("setup_cards", "setup_table", "setup_palette", "ginoux_draw", 
                   "sec_draw", "refill", "card", "blue_draw", "eor")
 # Characters whose action is a series of steps (phase step).
 _STEP_CHARS = ("Van Gogh", "Dr. Gachet", "Postman", "Anna")
-KEYWORDS = ("round", "turn", "chosen", "hat", "ability", "brush", "scores", "painting",
+KEYWORDS = ("round", "turn", "chosen", "token", "ability", "brush", "scores", "painting",
             "framed", "table", "waiting", "palette", "phase", "doing", "actor", "steps",
             "used", "hand", "draws", "queue", "blue", "resume", "card-slot", "eor", "setup")
+# Words read for a keyword: 'hat', the Starting Player token's name before
+# the notation took the rulebook's word.
+_ALIASES = {"hat": "token"}
 MAX_ECHO = 40           # characters of the person's text quoted back in a refusal
 MAX_LINES = 200         # a position takes about 15; more is not a position
 MIN_PREFIX = 4          # letters of a title that name it when no other title starts so
@@ -182,7 +185,7 @@ def write(game, view: dict, derived: bool = False) -> str:
     if chosen or derived:
         lines.append("chosen " + (" ".join(chosen) or "-"))
     if view["token_holder"] >= 0 or derived:
-        lines.append("hat " + (str(view["token_holder"] + 1) if view["token_holder"] >= 0
+        lines.append("token " + (str(view["token_holder"] + 1) if view["token_holder"] >= 0
                                else "-"))
     if view["ability_spent"] or derived:
         lines.append("ability " + ("spent" if view["ability_spent"] else "open"))
@@ -504,6 +507,7 @@ class _Statements:
     def statement(self, no, head, rest):
         rd = self.rd
         kw = head.lower().rstrip(":")
+        kw = _ALIASES.get(kw, kw)
         args = rest.replace(",", " , ").split()
         if kw not in KEYWORDS:
             close = difflib.get_close_matches(kw, KEYWORDS, n=1)
@@ -555,10 +559,10 @@ class _Statements:
                 self.rd.add(f"{CHAR_WORDS[c]} named twice", "each character once")
             self.taken[c] = 1
 
-    def _hat(self, words, args, rest):
-        tok = self.one("hat", words)
+    def _token(self, words, args, rest):
+        tok = self.one("token", words)
         self.top["token_holder"] = -1 if tok == "-" else self.rd.player(
-            tok, "hat (who holds the Starting Player token)")
+            tok, "token (who holds the Starting Player token)")
 
     def _flag(self, kw, words, yes, no):
         word = self.one(kw, words).lower()
@@ -904,7 +908,7 @@ def _who1(p):
 _FIELD_WORDS = (
     (r"scores", "scores"), (r"turn_player|round_starter|turn$|first_starter", "turn"),
     (r"characters\[(\d)\]\.waiting", "waiting"), (r"characters", "chosen"),
-    (r"token_holder|ability_player", "hat"), (r"ability_spent", "ability"),
+    (r"token_holder|ability_player", "token"), (r"ability_spent", "ability"),
     (r"brush_used", "brush"), (r"paintings\[(\d)\]", "painting"),
     (r"palettes\[(\d)\]", "palette"), (r"table", "table"), (r"round", "round"),
     (r"pending\.act_player|pending\.sec_k", "actor"),

@@ -73,10 +73,10 @@ def game_rules(game):
     return rules_of(game)
 
 
-def test_the_turn_is_asked_only_once_anna_moved_the_hat():
+def test_the_turn_is_asked_only_once_anna_moved_the_token():
     """The 2-player example of ENCODING.md: player 1 took Anna in round 3, so
     who began the round no longer shows; without `turn` the refusal lists
-    the players whose turn it can be."""
+    the players whose turn it can be (the token written by its old word, `hat`)."""
     game = engine.load_game("vangogh", "reference")
     text = ("round 3\nchosen Anna\nhat 1\nability spent\nscores 16 13\n"
             "painting 1 Placeholder painting 3: . YU . .\n"
@@ -248,14 +248,14 @@ def test_the_loaders_refusals_name_the_line(spec):
 
 def test_the_readable_table_names_players_as_the_notation_does():
     """One numbering (docs/table-notation.md): the state's text names the
-    players from 1, as the notation's `hat`, `palette` and `turn` do."""
+    players from 1, as the notation's `token`, `palette` and `turn` do."""
     game, states = positions("vangogh(players=3)", games=1, seed=3)
     s = next(x for x in states if x.to_json()["token_holder"] == 2 and not x.is_chance_node()
              and x.current_player() == 0)
     text = str(s)
     assert "Starting Player token: player 3" in text, text
     assert "to move: player 1" in text and "  player 1 (yellow)" in text, text
-    assert "hat 3" in s.to_notation()
+    assert "token 3" in s.to_notation()
 
 
 @pytest.mark.parametrize("impl", ["reference", "core"])
