@@ -41,11 +41,13 @@ from .notation_derive import (current_player_of, default_actor,  # noqa: F401
                               default_inactive, default_phase, default_steps,
                               pending_at_rest, starter_of)
 from .notation_lines import Statements, check_loads
-from .notation_words import (CHAR_WORDS, COLOUR_LETTERS, POSTMAN_BITS, Reader, Stop, echo,
-                             short_piece, strip_comment)
+from .notation_words import (CHAR_WORDS, COLOUR_LETTERS, MAX_ECHO, POSTMAN_BITS, Reader, Stop,
+                             echo, short_piece, strip_comment)
 from .rules import ANNA, CHARS, COLOURS, N_CHARS, N_COLOURS, rules_of
 
 MAX_LINES = 200         # a position takes about 15; more is not a position
+MAX_STATEMENTS = 400    # the same with several on a line (`;`)
+MAX_SHOWN = 25          # problems listed in one refusal (the rest counted)
 
 
 def _pieces(names) -> str:
@@ -181,8 +183,11 @@ def read(game, text) -> dict:
                                f"{MAX_LINES} (limit MAX_LINES)")
     got = Statements(rd)
     first = True
-    for no, head, rest in _lines(text):
-        rd.where = f"line {no} ({head.lower().rstrip(':')})"
+    for k, (no, head, rest) in enumerate(_lines(text)):
+        if k == MAX_STATEMENTS:
+            raise StateFormatError(f"vangogh notation: more than {MAX_STATEMENTS} statements; a "
+                                   f"position takes about 15 (limit MAX_STATEMENTS)")
+        rd.where = f"line {no} ({head.lower().rstrip(':')[:MAX_ECHO]})"
         if head.lower().startswith("vangogh"):
             rd.where = f"line {no} (game)"
             if not first:
@@ -212,7 +217,7 @@ def _check_header(rd, body):
             params[key] = entry.options[key].parse(entry.name, key, value)
         same = entry.name == game.name and params == game.params
     except (GameSpecError, StateFormatError, KeyError) as e:
-        rd.add(f"{echo(body)} is not a game string ({e})", game.spec)
+        rd.add(f"{echo(body)} is not a game string ({echo(e)})", game.spec)
         return
     if not same:
         rd.add(f"the notation is for {echo(body)}, the game read is {game.spec}",
@@ -225,7 +230,10 @@ def _raise_any(rd):
     texts = [(f"{where}: " if where else "") + problem
              + ("" if write is None else f"; write {write}")
              for where, problem, write in rd.problems]
+    more = (f"; and {len(texts) - MAX_SHOWN} more (limit MAX_SHOWN)"
+            if len(texts) > MAX_SHOWN else "")
     message = "vangogh notation: " + (texts[0] if len(texts) == 1 else
                                       f"{len(texts)} problems: " + "; ".join(
-                                          f"({k}) {t}" for k, t in enumerate(texts, start=1)))
+                                          f"({k}) {t}" for k, t in
+                                          enumerate(texts[:MAX_SHOWN], start=1)) + more)
     raise StateFormatError(message)

@@ -282,3 +282,22 @@ def test_the_loader_names_every_broken_invariant_at_once(impl):
     msg = refusal(game, s.to_notation() + f"ability spent\nwaiting {CHAR_WORDS[c]} YU\n")
     assert re.search(r"line \d+ \(ability\)", msg) and \
         re.search(rf"line \d+ \(waiting {CHAR_WORDS[c]}\)", msg), msg
+
+
+@pytest.mark.parametrize("text", [
+    "; ".join(["nonsense " + "x" * 50] * 300),             # many bad statements on one line
+    "round 1\n" + "x" * 100000,                             # one huge unknown word
+    "; ".join(["round 1"] * 1000),                           # past the statement limit
+    "vangogh(players=" + "9" * 5000 + ")\nround 1",         # a huge header
+])
+def test_hostile_text_is_refused_with_a_bounded_message(text):
+    """Network input: a refusal's length does not grow with the text (echoes
+    are bounded, at most MAX_SHOWN problems are listed, the statements are
+    capped) and names the limit that refused where one did."""
+    game = engine.load_game("vangogh", "reference")
+    msg = refusal(game, text)
+    assert len(msg) < 10000, len(msg)
+    if text.count("round 1") > 400:
+        assert "MAX_STATEMENTS" in msg
+    if text.count("nonsense") > 25:
+        assert "more (limit MAX_SHOWN)" in msg
