@@ -182,3 +182,130 @@ def int_word(word: str, lo: int, hi: int):
     except ValueError:
         return None
     return v if lo <= v <= hi else None
+
+
+class Reader:
+    """Reads one notation: its lines sorted into table-level facts and player
+    sections, and the checks every game makes of a word. A game's reader
+    sets `game_name`, `names` (titles, ids, shown) and the keywords."""
+
+    game_name = ""
+    top_keys: tuple = ()
+    section_keys: tuple = ()
+    repeatable: tuple = ()          # section keywords written once per item (a card each)
+    card_word = "card"
+
+    def __init__(self, game, text, n: int, names):
+        self.game, self.n, self.names = game, n, names
+        self.out = Refusals(self.game_name)
+        self.lines = split_lines(game, text, self.out, top=self.top_keys)
+        self.placed: dict = {}          # card -> the line that put it on the table
+
+    def bad(self, line, what, problem, write=None):
+        self.out.add(f"line {line.no} ({what})", problem, write)
+
+    def int(self, line, word, what, lo, hi):
+        x = int_word(word, lo, hi)
+        if x is None:
+            self.bad(line, what, f"{echo(word)} is not a number from {lo} to {hi}")
+        return x
+
+    def counts(self, line, words, what, names, most, alias=None):
+        """{name: count} from 'colour count ...' ('none' for nothing);
+        alias(word) -> a name of `names` or None; most(name) the largest count."""
+        out = {c: 0 for c in names}
+        if [w.lower() for w in words] in (["none"], []):
+            return out
+        if len(words) % 2:
+            self.bad(line, what, f"written as pairs, colour count: {names[0]} 2 {names[-1]} 1")
+            return out
+        for k in range(0, len(words), 2):
+            c = (alias or (lambda w: w))(words[k].lower())
+            if c not in out:
+                self.bad(line, what, f"unknown colour {echo(words[k])}",
+                         "one of " + ", ".join(names))
+                continue
+            x = self.int(line, words[k + 1], f"{what} {c}", 0, most(c))
+            if x is not None:
+                out[c] += x
+        return out
+
+    def card(self, line, text, what, place=True):
+        """The card `text` names; placed on the table once (a second place is refused)."""
+        c, hint = find_card(text, self.names.titles, self.names.ids)
+        if c is None:
+            self.bad(line, what, f"no {self.card_word} {echo(text)}; {hint}")
+            return None
+        if place:
+            if c in self.placed:
+                self.bad(line, what, f"{self.names.name(c)} is also on {self.placed[c]}",
+                         f"each {self.card_word} once")
+                return None
+            self.placed[c] = f"line {line.no}"
+        return c
+
+    def sort(self):
+        """(table-level line by keyword, per player index the section's lines by
+        keyword, a list for the repeatable ones); what is not known is refused."""
+        top, players = {}, {}
+        for line in self.lines:
+            if line.section is None and line.key == "player":
+                p = int_word(line.words[0], 1, self.n) if len(line.words) == 1 else None
+                if p is None:
+                    self.bad(line, "player", f"{echo(line.rest)}: a player section opens "
+                                             f"with 'player N', N from 1 to {self.n}")
+                elif p - 1 in players:
+                    self.bad(line, "player", f"player {p} has two sections", "one")
+                else:
+                    players[p - 1] = {"line": line}
+                continue
+            if line.section is not None and line.key in self.section_keys:
+                p = int_word(line.section.words[0], 1, self.n) if line.section.words else None
+                if p is None or p - 1 not in players:
+                    continue            # its player line is refused already
+                sec = players[p - 1]
+                if line.key in self.repeatable:
+                    sec.setdefault(line.key, []).append(line)
+                elif line.key in sec:
+                    self.bad(line, f"player {p} {line.key}", f"written twice (line "
+                             f"{sec[line.key].no} too)", "it once")
+                else:
+                    sec[line.key] = line
+                continue
+            if line.key not in self.top_keys:
+                unknown_keyword(line, self.top_keys + (
+                    self.section_keys if line.section is not None else ()), self.out)
+            elif line.key in top:
+                self.bad(line, line.key, f"written twice (line {top[line.key].no} too)",
+                         "it once")
+            else:
+                top[line.key] = line
+        return top, players
+
+    def load(self, view, load, words, value):
+        """load(view) (the game's loader, invariants of play); its refusal is
+        raised again in the notation's words: words(field) names the line,
+        value(field, consistent) what to write."""
+        try:
+            load(view)
+        except UnreachablePositionError as e:
+            for fields, problem, consistent in e.problems:
+                self.out.add(words(fields[0]) + "".join(f" (with {words(f)})"
+                                                        for f in fields[1:2]),
+                             players_from_one(problem), value(fields[0], consistent))
+            self.out.raise_any(unreachable=True)
+        except StateFormatError as e:
+            raise StateFormatError(f"{self.game_name} notation: {e}") from None
+
+    def written(self, field_key: str, head: str):
+        """'line N (field)' for a table-level line, or 'field (not written)'."""
+        ln = next((x for x in self.lines if x.section is None and x.key == head), None)
+        return f"line {ln.no} ({field_key})" if ln is not None else f"{field_key} (not written)"
+
+    def in_section(self, p: int, key: str, what: str, match=None):
+        """'line N (what)' for player p's `key` line (the first whose text has
+        `match`), or 'what (not written)'."""
+        sec = [ln for ln in self.lines if ln.section is not None and ln.key == key
+               and ln.section.words[:1] == [str(p + 1)]
+               and (match is None or match.lower() in ln.rest.lower())]
+        return f"line {sec[0].no} ({what})" if sec else f"{what} (not written)"

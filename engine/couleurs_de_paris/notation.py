@@ -16,9 +16,8 @@ from __future__ import annotations
 import re
 
 from easel.engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
-from easel.engine.errors import StateFormatError, UnreachablePositionError
-from easel.engine.tablenotation import (Refusals, echo, find_card, int_word, players_from_one,
-                                        split_lines, unknown_keyword)
+from easel.engine.errors import StateFormatError
+from easel.engine.tablenotation import Reader, echo, find_card, int_word
 
 from .data import ACTION_NAMES, POSITIONS, SPACES, SUPPLY_COLOURS, TOOLS
 from .rules import (BRUSH, CENTRE_NAMES, CHANCE_PHASES, LOCATION_NAMES, N_WHEEL, PHASES,
@@ -187,23 +186,16 @@ def write(game, view) -> str:
 
 # -- reading ---------------------------------------------------------------------------------
 
-class _Reader:
+class _Reader(Reader):
+    game_name = GAME
+    top_keys = TOP
+    section_keys = SECTION
+    repeatable = ("painting",)
+    card_word = "painting"
+
     def __init__(self, game, text):
-        self.game = game
         self.r = rules_of(game)
-        self.names = Names(self.r.data)
-        self.out = Refusals(GAME)
-        self.lines = split_lines(game, text, self.out, top=TOP)
-        self.placed = {}
-
-    def bad(self, line, what, problem, write=None):
-        self.out.add(f"line {line.no} ({what})", problem, write)
-
-    def int(self, line, word, what, lo, hi):
-        x = int_word(word, lo, hi)
-        if x is None:
-            self.bad(line, what, f"{echo(word)} is not a number from {lo} to {hi}")
-        return x
+        super().__init__(game, text, self.r.n, Names(self.r.data))
 
     def player(self, line, words, what):
         """'player P' (or 'P') -> P - 1."""
@@ -217,35 +209,9 @@ class _Reader:
             return None
         return x - 1
 
-    def counts(self, line, words, what, names=SUPPLY_COLOURS):
-        out = {c: 0 for c in names}
-        if [w.lower() for w in words] in (["none"], []):
-            return out
-        if len(words) % 2:
-            self.bad(line, what, "written as pairs, colour count: red 2 white 1")
-            return out
-        for k in range(0, len(words), 2):
-            c = words[k].lower()
-            if c not in out:
-                self.bad(line, what, f"unknown colour {echo(words[k])}",
-                         "one of " + ", ".join(names))
-                continue
-            x = self.int(line, words[k + 1], f"{what} {c}", 0, 211)
-            if x is not None:
-                out[c] += x
-        return out
-
-    def card(self, line, text, what):
-        c, hint = find_card(text, self.names.titles, self.names.ids)
-        if c is None:
-            self.bad(line, what, f"no painting {echo(text)}; {hint}")
-            return None
-        if c in self.placed:
-            self.bad(line, what, f"{self.names.name(c)} is also on {self.placed[c]}",
-                     "each painting once")
-            return None
-        self.placed[c] = f"line {line.no}"
-        return c
+    def counts(self, line, words, what):
+        return super().counts(line, words, what, SUPPLY_COLOURS,
+                              lambda c: self.r.supply[SUPPLY_COLOURS.index(c)])
 
 
 def read(game, text) -> dict:
@@ -254,45 +220,18 @@ def read(game, text) -> dict:
     if not isinstance(text, str):
         raise StateFormatError(f"{GAME} notation must be text, got {type(text).__name__}")
     rd = _Reader(game, text)
-    n = rd.r.n
-    top, players = {}, {}
-    for line in rd.lines:
-        if line.section is None and line.key == "player":
-            p = rd.player(line, line.words, "player")
-            if p is None:
-                continue
-            if p in players:
-                rd.bad(line, "player", f"player {p + 1} has two sections", "one")
-            players[p] = {"line": line}
-            continue
-        if line.section is not None and line.key in SECTION:
-            p = int_word(line.section.words[-1], 1, n) if line.section.words else None
-            if p is None or p - 1 not in players:
-                continue
-            sec = players[p - 1]
-            if line.key == "painting":
-                sec.setdefault("painting", []).append(line)
-                continue
-            if line.key in sec:
-                rd.bad(line, f"player {p} {line.key}", f"written twice (line "
-                       f"{sec[line.key].no} too)", "it once")
-            sec[line.key] = line
-            continue
-        if line.key not in TOP:
-            unknown_keyword(line, TOP + (SECTION if line.section is not None else ()), rd.out)
-            continue
-        if line.key in top:
-            rd.bad(line, line.key, f"written twice (line {top[line.key].no} too)", "it once")
-            continue
-        top[line.key] = line
+    top, players = rd.sort()
     view = _build(rd, top, players)
     rd.out.raise_any()
-    _load(rd, view)
+    from .reference import CouleursState
+    from .view import state_from_view
+    rd.load(view, lambda v: state_from_view(CouleursState, game, v),
+            lambda f: _words(rd, f), lambda f, c: _value(rd, f, c))
     return view
 
 
 def _build(rd, top, players):
-    r, names = rd.r, rd.names
+    r = rd.r
     n = r.n
     data = r.data
     v = {"players": n}
@@ -340,7 +279,7 @@ def _build(rd, top, players):
         if x is not None:
             v["first_player"] = x
     if v["first_player"] is None:
-        rd.out.add("first (not written)", f"after round 1 the 1st Player token has moved "
+        rd.out.add("first (not written)", "after round 1 the 1st Player token has moved "
                    "(§21): write who holds it", "first player P")
         v["first_player"] = r.first
     v["rotation"] = 0
@@ -631,45 +570,24 @@ def _derive_hidden(rd, v, top, removed, players):
 
 # -- the loader's refusals, in the notation's words -----------------------------------------------
 
-def _load(rd, view):
-    from .reference import CouleursState
-    from .view import state_from_view
-    try:
-        state_from_view(CouleursState, rd.game, view)
-    except UnreachablePositionError as e:
-        for fields, problem, consistent in e.problems:
-            rd.out.add(_words(rd, view, fields[0]) + "".join(
-                f" (with {_words(rd, view, f)})" for f in fields[1:2]),
-                players_from_one(problem), _value(rd, fields[0], consistent))
-        rd.out.raise_any(unreachable=True)
-    except StateFormatError as e:
-        raise StateFormatError(f"{GAME} notation: {e}") from None
-
-
 _BOARD = re.compile(r"boards\[(\d+)\]\.?(\w*)")
 
 
-def _words(rd, view, field):
+def _words(rd, field):
     """A view field as the notation names it, with its line when written."""
     m = _BOARD.match(field)
     if m:
         p = int(m.group(1))
         key = {"to_place": "place", "paintings": "painting"}.get(m.group(2), m.group(2))
-        sec = [ln for ln in rd.lines if ln.section is not None and ln.key == key
-               and ln.section.words[-1:] == [str(p + 1)]]
-        what = f"player {p + 1} {key}".strip()
-        return f"line {sec[0].no} ({what})" if sec else f"{what} (not written)"
+        return rd.in_section(p, key, f"player {p + 1} {key}".strip())
     if field.startswith(("lower_board", "upper_board")):
         return "the players' standing and lying lines"
     if field == "boards":
         return "the players' sections"
-    lines = {ln.key: ln for ln in rd.lines if ln.section is None}
     name = {"first_player": "first", "current_player": "phase",
             "claims.first player": "claims first", "claims.rotate": "claims rotate"
             }.get(field, field)
-    head = name.split(".")[0].split()[0]
-    ln = lines.get(head)
-    return f"line {ln.no} ({name})" if ln is not None else f"{name} (not written)"
+    return rd.written(name, name.split(".")[0].split()[0])
 
 
 def _value(rd, field, consistent):

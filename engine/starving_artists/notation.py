@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import re
 
-from easel.engine.errors import StateFormatError, UnreachablePositionError
-from easel.engine.tablenotation import (Refusals, echo, find_card, int_word, players_from_one,
-                                        split_lines, unknown_keyword)
+from easel.engine.errors import StateFormatError
+from easel.engine.tablenotation import Reader, echo, find_card, int_word
 
 from .rules import (BOX, CUBE_NAMES, FULL, MARKET, PAY_FOR, PHASES, max_days, parse_cube,
                     rules_of)
@@ -55,6 +54,13 @@ class Names:
 
     def names(self, idx):
         return "; ".join(self.shown[i] for i in idx) or "none"
+
+
+def _cube_name(word):
+    try:
+        return CUBE_NAMES[parse_cube(word)]
+    except ValueError:
+        return None
 
 
 def _cubes(counts) -> str:
@@ -303,61 +309,25 @@ def write(game, view) -> str:
 
 # -- reading ---------------------------------------------------------------------------------
 
-class _Reader:
+class _Reader(Reader):
+    game_name = GAME
+    top_keys = TOP
+    section_keys = SECTION
+    repeatable = ("canvas",)
+    card_word = "canvas"
+
     def __init__(self, game, text):
-        self.game = game
         self.r = rules_of(game)
-        self.names = Names(self.r.deck)
-        self.out = Refusals(GAME)
-        self.lines = split_lines(game, text, self.out, top=TOP)
-        self.at = {}            # where (notation words) -> line number
-        self.placed = {}        # canvas -> where it was written
-
-    def bad(self, line, what, problem, write=None):
-        self.out.add(f"line {line.no} ({what})", problem, write)
-
-    def int(self, line, word, what, lo, hi):
-        x = int_word(word, lo, hi)
-        if x is None:
-            self.bad(line, what, f"{echo(word)} is not a number from {lo} to {hi}")
-        return x
+        super().__init__(game, text, self.r.n, Names(self.r.deck))
 
     def cubes(self, line, words, what):
-        out = {c: 0 for c in CUBE_NAMES}
-        if [w.lower() for w in words] in (["none"], []):
-            return out
-        if len(words) % 2:
-            self.bad(line, what, "cubes are written as pairs, colour count: red 2 blue 1")
-            return out
-        for k in range(0, len(words), 2):
-            try:
-                c = parse_cube(words[k])
-            except ValueError:
-                self.bad(line, what, f"unknown colour {echo(words[k])}",
-                         "one of " + ", ".join(CUBE_NAMES))
-                continue
-            n = self.int(line, words[k + 1], f"{what} {CUBE_NAMES[c]}", 0, BOX[c])
-            if n is not None:
-                out[CUBE_NAMES[c]] += n
-        return out
-
-    def canvas(self, line, text, what, place=True):
-        i, hint = find_card(text, self.names.titles, self.names.ids)
-        if i is None:
-            self.bad(line, what, f"no canvas {echo(text)} in the deck; {hint}")
-            return None
-        if place:
-            if i in self.placed:
-                self.bad(line, what, f"{self.names.name(i)} is also on {self.placed[i]}",
-                         "each canvas once")
-                return None
-            self.placed[i] = f"line {line.no}"
-        return i
+        return self.counts(line, words, what, CUBE_NAMES,
+                           lambda c: BOX[CUBE_NAMES.index(c)], _cube_name)
 
     def canvases(self, line, rest, what):
         if rest.strip().lower() in ("", "none", "-"):
             return []
-        out = [self.canvas(line, t.strip(), what) for t in rest.split(";")]
+        out = [self.card(line, t.strip(), what) for t in rest.split(";")]
         return [i for i in out if i is not None]
 
 
@@ -367,51 +337,18 @@ def read(game, text) -> dict:
     if not isinstance(text, str):
         raise StateFormatError(f"{GAME} notation must be text, got {type(text).__name__}")
     rd = _Reader(game, text)
-    r, names = rd.r, rd.names
-    n = r.n
-    seen = {}
-    top = {}
-    players = {}
-    for line in rd.lines:
-        if line.section is None and line.key == "player":
-            p = int_word(line.words[0], 1, n) if len(line.words) == 1 else None
-            if p is None:
-                rd.bad(line, "player", f"{echo(line.rest)}: a player section opens with "
-                                       f"'player N', N from 1 to {n}")
-                continue
-            if p - 1 in players:
-                rd.bad(line, "player", f"player {p} has two sections", "one")
-            players[p - 1] = {"line": line}
-            continue
-        if line.section is not None and line.key in SECTION:
-            p = int_word(line.section.words[0], 1, n) if len(line.section.words) == 1 else None
-            if p is None or p - 1 not in players:
-                continue
-            sec = players[p - 1]
-            if line.key in sec and line.key != "canvas":
-                rd.bad(line, f"player {p} {line.key}", f"written twice (line "
-                       f"{sec[line.key].no} too)", "it once")
-            if line.key == "canvas":
-                sec.setdefault("canvas", []).append(line)
-            else:
-                sec[line.key] = line
-            continue
-        if line.key not in TOP:
-            unknown_keyword(line, TOP + (SECTION if line.section is not None else ()), rd.out)
-            continue
-        if line.key in seen:
-            rd.bad(line, line.key, f"written twice (line {seen[line.key].no} too)", "it once")
-            continue
-        seen[line.key] = line
-        top[line.key] = line
+    top, players = rd.sort()
     view = _build(rd, top, players)
     rd.out.raise_any()
-    _load(rd, view)
+    from .reference import StarvingArtistsState
+    from .view import state_from_view
+    rd.load(view, lambda v: state_from_view(StarvingArtistsState, game, v),
+            lambda f: _words(rd, view, f), lambda f, c: _value(rd, view, f, c))
     return view
 
 
 def _build(rd, top, players):
-    r, names = rd.r, rd.names
+    r = rd.r
     n = r.n
     v = {"players": n, "deck": r.deck.spec}
     # -- day, round, phase and who decides
@@ -466,7 +403,7 @@ def _build(rd, top, players):
             rd.bad(ln, "market", f"{len(slots)} slots written; the market has {MARKET} "
                                  f"(slot 1 costs 1 cube), separated by ';', - when empty")
         for k, t in enumerate(slots[:MARKET]):
-            i = None if t in ("-", "") else rd.canvas(ln, t, f"market slot {k + 1}")
+            i = None if t in ("-", "") else rd.card(ln, t, f"market slot {k + 1}")
             market.append(i)
         market += [None] * (MARKET - len(market))
     v["market"] = [None if i is None else _card(r, i) for i in market]
@@ -600,7 +537,7 @@ def _read_canvas(rd, ln, p, st):
     if not colon:
         rd.bad(ln, what, "a canvas line is 'canvas TITLE: cube-or-. per square'")
         return
-    i = rd.canvas(ln, title.strip(), what)
+    i = rd.card(ln, title.strip(), what)
     if i is None:
         return
     card = r.deck.cards[i]
@@ -675,12 +612,12 @@ def _read_pending(rd, ln, pend):
         elif key == "held":
             val = rd.cubes(ln, [] if none else re.split(r"[:,\s]+", text), what)
         elif key == "selling":
-            val = [] if none else [rd.canvas(ln, t.strip(), what, place=False)
+            val = [] if none else [rd.card(ln, t.strip(), what, place=False)
                                    for t in text.split(";")]
             if None in val:
                 continue
         elif key == "adv_card":
-            val = -1 if none else rd.canvas(ln, text, what)
+            val = -1 if none else rd.card(ln, text, what)
             if val is None:
                 continue
         elif key in ("order", "got"):
@@ -762,55 +699,31 @@ def _at(line, what):
 
 # -- the loader's refusals, in the notation's words -----------------------------------------------
 
-def _load(rd, view):
-    """Load the view (the invariants of play); a refusal is translated into
-    the notation's lines and words."""
-    from .view import state_from_view
-    from .reference import StarvingArtistsState
-    try:
-        state_from_view(StarvingArtistsState, rd.game, view)
-    except UnreachablePositionError as e:
-        for fields, problem, consistent in e.problems:
-            rd.out.add(_words(rd, view, fields[0]) + "".join(
-                f" (with {_words(rd, view, f)})" for f in fields[1:2]),
-                players_from_one(problem), _value(rd, view, fields[0], consistent))
-        rd.out.raise_any(unreachable=True)
-    except StateFormatError as e:
-        raise StateFormatError(f"{GAME} notation: {e}") from None
-
-
 _FIELD = re.compile(r"studios\[(\d+)\]\.?(\w*)(?:\[(\d+)\])?")
 
 
 def _words(rd, view, field):
     """A view field as the notation names it, with its line when written."""
-    lines = {ln.key: ln for ln in rd.lines if ln.section is None}
     m = _FIELD.match(field)
     if m:
         p = int(m.group(1))
         key = {"food_earned": "food", "free_action_used": "free", "canvases": "canvas",
                "alive": "nutrition"}.get(m.group(2), m.group(2))
-        sec = [ln for ln in rd.lines if ln.section is not None and ln.key == key and
-               ln.section.words == [str(p + 1)]]
-        what = f"player {p + 1} {key}".strip()
+        what, match = f"player {p + 1} {key}".strip(), None
         if key == "canvas" and m.group(3) is not None:
-            cv = view["studios"][p]["canvases"][int(m.group(3))]
-            what += f" {rd.names.name(cv['canvas'])}"
-            sec = [ln for ln in sec if rd.names.name(cv["canvas"]).lower() in ln.rest.lower()]
-        return f"line {sec[0].no} ({what})" if sec else f"{what} (not written)"
+            match = rd.names.name(view["studios"][p]["canvases"][int(m.group(3))]["canvas"])
+            what += f" {match}"
+        return rd.in_section(p, key, what, match)
     name = {"first_player": "first", "payday_pile": "pile", "face_down.unseen": "unseen",
             "face_down.known_under": "under", "current_player": "phase",
             "pending.actor": "phase"}.get(field, field)
     if name.startswith("pending."):
         key = name.split(".")[1]
-        ln = lines.get("pending")
+        ln = next((x for x in rd.lines if x.section is None and x.key == "pending"), None)
         return (f"line {ln.no} (pending {key})" if ln is not None and key in ln.rest
                 else f"pending {key} (not written)")
     head = name.split(".")[0]
-    if head == "round":
-        head = "day"
-    ln = lines.get(head)
-    return f"line {ln.no} ({name})" if ln is not None else f"{name} (not written)"
+    return rd.written(name, "day" if head == "round" else head)
 
 
 def _value(rd, view, field, consistent):
