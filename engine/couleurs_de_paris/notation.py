@@ -23,7 +23,9 @@ from .data import ACTION_NAMES, POSITIONS, SPACES, SUPPLY_COLOURS, TOOLS
 from .rules import (BRUSH, CENTRE_NAMES, CHANCE_PHASES, LOCATION_NAMES, N_WHEEL, PHASES,
                     START_ASSISTANTS, amount, kind_at, position_of, rules_of)
 
-GAME = "couleurs_de_paris"
+GAME = "couleurs_de_paris"# The keywords of the derived parts: checked when written, never written
+# (tests/test_notation.py).
+DERIVED = ("supply", "deck", "score", "assistants")
 TOP = ("round", "phase", "first", "rotation", "claims", "easels", "removed", "pending",
        "supply", "deck", "player")
 SECTION = ("pigments", "tools", "bonus", "painting", "standing", "lying", "assistants",

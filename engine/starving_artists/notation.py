@@ -21,7 +21,9 @@ from easel.engine.tablenotation import Reader, echo, find_card, int_word
 from .rules import (BOX, CUBE_NAMES, FULL, MARKET, PAY_FOR, PHASES, max_days, parse_cube,
                     rules_of)
 
-GAME = "starving_artists"
+GAME = "starving_artists"# The keywords of the derived parts: checked when written, never written
+# (tests/test_notation.py).
+DERIVED = ("bag", "unseen", "stars", "first", "alive", "starved")
 TOP = ("day", "round", "phase", "first", "market", "pile", "under", "removed", "result",
        "pending", "bag", "unseen", "player")
 SECTION = ("nutrition", "cubes", "canvas", "paintings", "free", "food", "stars", "alive",
