@@ -17,6 +17,8 @@ from easel.engine.errors import GameSpecError, StateFormatError, UnreachablePosi
 MAX_ECHO = 60           # characters of the person's text quoted back in a refusal
 MAX_LINES = 2000        # lines of a notation read at most
 MIN_PREFIX = 4          # letters of a title that name it when no other title starts so
+MAX_PROBLEMS = 40       # problems a refusal lists; the rest are counted (a hostile text
+                        # of thousands of bad names is refused at once, its answer bounded)
 
 
 def echo(text) -> str:
@@ -52,8 +54,16 @@ class Refusals:
     def __init__(self, game: str):
         self.game = game
         self.items: list[tuple[str, str, object]] = []
+        self.more = 0
+
+    @property
+    def full(self) -> bool:
+        return len(self.items) >= MAX_PROBLEMS
 
     def add(self, where: str, problem: str, write=None) -> None:
+        if self.full:
+            self.more += 1
+            return
         self.items.append((where, problem, write))
 
     def __bool__(self):
@@ -66,8 +76,10 @@ class Refusals:
                  for where, problem, write in self.items]
         head = f"{self.game} notation: "
         message = head + (texts[0] if len(texts) == 1 else
-                          f"{len(texts)} problems: " + "; ".join(
+                          f"{len(texts) + self.more} problems: " + "; ".join(
                               f"({k}) {t}" for k, t in enumerate(texts, start=1)))
+        if self.more:
+            message += f"; and {self.more} more (the first {MAX_PROBLEMS} are listed)"
         if unreachable:
             raise UnreachablePositionError(message, self.items)
         raise StateFormatError(message)
@@ -232,6 +244,9 @@ class Reader:
 
     def card(self, line, text, what, place=True):
         """The card `text` names; placed on the table once (a second place is refused)."""
+        if self.out.full:
+            self.out.add("", "")        # counted: the refusal is certain, its list full
+            return None
         c, hint = find_card(text, self.names.titles, self.names.ids)
         if c is None:
             self.bad(line, what, f"no {self.card_word} {echo(text)}; {hint}")

@@ -559,6 +559,8 @@ def _derive_hidden(rd, v, top, removed, players):
         ln = top["deck"]
         wrote = set()
         for t in ([] if ln.rest.strip().lower() in ("", "none", "-") else ln.rest.split(";")):
+            if rd.out.full:
+                break
             c, hint = find_card(t.strip(), names.titles, names.ids)
             if c is None:
                 rd.bad(ln, "deck", f"no painting {echo(t.strip())}; {hint}")

@@ -684,6 +684,8 @@ def _derive_hidden(rd, v, top, under, removed, players):
         ln = top["unseen"]
         wrote = set()
         for t in ([] if ln.rest.strip().lower() in ("", "none", "-") else ln.rest.split(";")):
+            if rd.out.full:
+                break
             i, hint = find_card(t.strip(), names.titles, names.ids)
             if i is None:
                 rd.bad(ln, "unseen", f"no canvas {echo(t.strip())}; {hint}")

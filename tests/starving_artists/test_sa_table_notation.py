@@ -191,3 +191,18 @@ def test_cubes_beyond_the_box_name_every_line_holding_them():
         g.state_from_notation(text)
     assert "red cubes on the table; the box holds 15" in str(e.value)
     assert "player 1 cubes" in str(e.value) and "player 2 cubes" in str(e.value)
+
+
+def test_a_flood_of_bad_names_is_refused_with_a_bounded_answer():
+    """Thousands of unknown titles: the refusal lists the first ones and
+    counts the rest (tablenotation.MAX_PROBLEMS), so a hostile text costs
+    little and is answered briefly."""
+    from easel.engine.tablenotation import MAX_PROBLEMS
+    g = load(2)
+    for key in ("removed", "unseen", "under"):
+        text = f"{key} " + "; ".join(f"no such canvas {k}" for k in range(3000)) + "\n"
+        with pytest.raises(StateFormatError) as e:
+            g.state_from_notation(text)
+        assert "more (the first" in str(e.value)
+        assert str(e.value).count("no canvas 'no such") <= MAX_PROBLEMS
+        assert len(str(e.value)) < 400 * MAX_PROBLEMS
