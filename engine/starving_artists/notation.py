@@ -230,8 +230,6 @@ FILL_EARLY = ("resume", "pay_for", "held", "pay_left", "pay_arg", "take_left", "
               "draws_left", "main_done", "actions_left", "dusk_k", "selling", "coll_i",
               "turn_taken", "turn_wild", "feed_k", "fed", "adv_card", "adv_k", "got")
 FILL_LATE = ("dawn_k", "turn_k", "starved_today", "setup_k", "draw_to", "order")
-# The pending keys as the notation names them.
-NOTE_KEY = {"pay_arg": "slot", "pay_left": "pay_left"}
 
 
 # -- writing ---------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ import pytest
 from easel import engine
 from easel.engine.errors import StateFormatError, UnreachablePositionError
 from easel.engine.starving_artists import notation
-from easel.engine.starving_artists.rules import CUBE_NAMES
 
 from sa_helpers import load, opening
 from test_sa_random import progress_choice
