@@ -6,33 +6,20 @@ deck, never removed; a refusal names every wrong line and field and says what
 to write."""
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 
-from easel import engine
 from easel.engine.errors import StateFormatError, UnreachablePositionError
 from easel.engine.couleurs_de_paris import notation
 
 from cdp_helpers import load, start
+from reachable import positions_in_play
 
 
 def positions(g, games=2, seed=0, every=9):
     """Positions met in random play, every `every`-th and the last of each game."""
-    rng = random.Random(seed)
-    out = []
-    for _ in range(games):
-        s = g.new_initial_state()
-        k = 0
-        while not s.is_terminal():
-            if k % every == 0:
-                out.append(s.clone())
-            s.apply_action(engine.draw_outcome(s, rng) if s.is_chance_node()
-                           else rng.choice(s.legal_actions()))
-            k += 1
-        out.append(s)
-    return out
+    return positions_in_play(g, lambda s, rng: rng.choice(s.legal_actions()), games, seed, every)
 
 
 def _counts(d):

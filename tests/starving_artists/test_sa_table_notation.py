@@ -4,15 +4,14 @@ back the same; written anyway they are checked; a refusal names every wrong
 line and field and says what to write."""
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 
-from easel import engine
 from easel.engine.errors import StateFormatError, UnreachablePositionError
 from easel.engine.starving_artists import notation
 
+from reachable import positions_in_play
 from sa_helpers import load, opening
 from test_sa_random import progress_choice
 
@@ -20,19 +19,7 @@ from test_sa_random import progress_choice
 def positions(g, games=2, seed=0, every=7):
     """Positions met in play (a player who means to sell, so paintings, food
     and collections come up), every `every`-th and the last of each game."""
-    rng = random.Random(seed)
-    out = []
-    for _ in range(games):
-        s = g.new_initial_state()
-        k = 0
-        while not s.is_terminal():
-            if k % every == 0:
-                out.append(s.clone())
-            s.apply_action(engine.draw_outcome(s, rng) if s.is_chance_node()
-                           else progress_choice(s, rng))
-            k += 1
-        out.append(s)
-    return out
+    return positions_in_play(g, progress_choice, games, seed, every)
 
 
 def full_text(g, s):
