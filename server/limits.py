@@ -13,7 +13,8 @@ weaker search than it asked for without knowing. Searches beyond
 Long-lived calls have slots of their own (server/streams.py): Analyze
 streams, health Watch streams and reflection streams, each kind at most its
 limit at once, so that they can never take the worker threads unary calls
-need. A stream whose client takes no message for `stream_stall_seconds` is
+need; Analyze streams also at most `max_analyze_streams_per_client` from one
+client. A stream whose client takes no message for `stream_stall_seconds` is
 ended (its slot comes back), and so is a reflection stream that sends no
 request for `reflection_idle_seconds`. `max_search_nodes` bounds the
 memory of each search, whatever its options (server/bot_specs.py).
@@ -47,6 +48,10 @@ class Limits:
     replay_cache_entries: int = 256        # replayed records kept (0: no cache)
     replay_cache_steps: int = 400_000      # steps held by all cached records
     max_analyze_streams: int = 16          # Analyze streams open at once
+    # Analyze streams of one client (server/auth.py), so that one client
+    # cannot hold every Analyze slot (its searches also wait in the fair
+    # queue, but up to max_waiting_per_client of them: more than the slots)
+    max_analyze_streams_per_client: int = 4
     max_health_watches: int = 128          # health Watch streams open at once (no thread each)
     max_reflection_streams: int = 8        # reflection streams open at once
     reflection_idle_seconds: float = 60.0  # a reflection stream with no request this long ends
@@ -63,7 +68,8 @@ class Limits:
         for name in ("max_iterations", "max_concurrent_searches", "max_threads",
                      "max_message_bytes", "default_iterations", "default_report_ms",
                      "default_report_candidates", "max_data_bytes", "max_waiting_per_client",
-                     "max_analyze_streams", "max_health_watches", "max_reflection_streams"):
+                     "max_analyze_streams", "max_analyze_streams_per_client",
+                     "max_health_watches", "max_reflection_streams"):
             if getattr(self, name) < 1:
                 raise ValueError(f"limit {name} must be at least 1")
         for name in ("max_waiting_searches", "replay_cache_entries", "replay_cache_steps",

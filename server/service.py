@@ -205,9 +205,13 @@ class EngineServicer(pb_grpc.EngineServicer):
     def Analyze(self, request, context):
         # Its own slots: an Analyze stream holds a worker while it searches
         # or waits for a search slot, and its client may stop reading.
-        with self.streams.slot(context, [("max_analyze_streams", None,
-                                          self.limits.max_analyze_streams, "Analyze streams")]
-                               ) as ticket:
+        # The client's own bound first: a client at it is told so.
+        with self.streams.slot(context, [
+                ("max_analyze_streams_per_client", self.queue.clients.of(context),
+                 self.limits.max_analyze_streams_per_client,
+                 "Analyze streams from your client (its token's name or IP address)"),
+                ("max_analyze_streams", None, self.limits.max_analyze_streams,
+                 "Analyze streams")]) as ticket:
             yield from self.streams.sending(ticket, self._analyze(request, context))
 
     def _analyze(self, request, context):

@@ -83,6 +83,11 @@ def add_parser(sub):
                         "faster (0: none; default %(default)s)")
     p.add_argument("--max-analyze-streams", type=int, default=d.max_analyze_streams,
                    help="Analyze streams open at once (default %(default)s)")
+    p.add_argument("--max-analyze-streams-per-client", type=int,
+                   default=d.max_analyze_streams_per_client,
+                   help="Analyze streams open at once from one client: its token's name with "
+                        "--auth-tokens-file, else its IP address; at least 1 "
+                        "(default %(default)s)")
     p.add_argument("--max-health-watches", type=int, default=d.max_health_watches,
                    help="health Watch streams open at once (default %(default)s)")
     p.add_argument("--max-reflection-streams", type=int, default=d.max_reflection_streams,
@@ -183,6 +188,7 @@ def run(args) -> int:
                         default_iterations=args.default_iterations,
                         default_seconds=args.default_seconds,
                         max_analyze_streams=args.max_analyze_streams,
+                        max_analyze_streams_per_client=args.max_analyze_streams_per_client,
                         max_health_watches=args.max_health_watches,
                         max_reflection_streams=args.max_reflection_streams,
                         reflection_idle_seconds=args.reflection_idle_seconds,

@@ -38,6 +38,10 @@ class MatchLimits:
     ponder_threads: int = 0              # of those, how many may ponder on opponents' time
     max_streams: int = 64                # spectator WatchMatch streams at once, whole server
     max_streams_per_match: int = 16      # spectator streams on one match
+    # spectator streams of one client (server/auth.py), so that one client
+    # cannot hold every spectator slot and lock the others out of watching
+    # (above max_streams, max_streams bounds it)
+    max_streams_per_client: int = 16
     max_seat_streams: int = 200          # seats' own WatchMatch streams at once, whole server
     idle_expiry: float = 24 * 3600.0     # seconds without a step before a match expires
     # A full server ends the longest-idle match of another client waiting this
@@ -46,7 +50,7 @@ class MatchLimits:
 
     def __post_init__(self):
         for name in ("max_open_matches", "max_open_per_client", "bot_threads", "max_streams",
-                     "max_streams_per_match", "max_seat_streams"):
+                     "max_streams_per_match", "max_streams_per_client", "max_seat_streams"):
             if getattr(self, name) < 1:
                 raise ValueError(f"limit {name} must be at least 1")
         if not 0 <= self.ponder_threads <= self.bot_threads:

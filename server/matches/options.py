@@ -41,6 +41,10 @@ def add_arguments(p) -> None:
     g.add_argument("--max-streams-per-match", type=int, default=d.max_streams_per_match,
                    help="spectators' WatchMatch streams open at once on one match "
                         "(default %(default)s)")
+    g.add_argument("--max-streams-per-client", type=int, default=d.max_streams_per_client,
+                   help="spectators' WatchMatch streams open at once from one client: its "
+                        "token's name with --auth-tokens-file, else its IP address; at least "
+                        "1 (default %(default)s)")
     g.add_argument("--max-seat-streams", type=int, default=d.max_seat_streams,
                    help="seats' own WatchMatch streams (with a seat token) open at once, "
                         "apart from the spectators' (default %(default)s)")
@@ -58,6 +62,7 @@ def build_manager(args, engine_limits):
                          bot_threads=args.bot_threads, ponder_threads=args.ponder_threads,
                          max_streams=args.max_streams,
                          max_streams_per_match=args.max_streams_per_match,
+                         max_streams_per_client=args.max_streams_per_client,
                          max_seat_streams=args.max_seat_streams,
                          idle_expiry=args.match_idle_expiry, idle_grace=args.match_idle_grace)
     store = Store(args.db, synchronous=args.db_sync.upper())

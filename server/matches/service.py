@@ -5,8 +5,9 @@ and errors mapped as for every service of the server (server/rpc.py):
 answered INTERNAL).
 
 WatchMatch streams have slots of their own (server/streams.py): spectators
-(no seat token) at most `max_streams` in all and `max_streams_per_match` on
-one match; a seat's own streams apart, at most `max_seat_streams` in all and
+(no seat token) at most `max_streams` in all, `max_streams_per_match` on
+one match and `max_streams_per_client` from one client (server/auth.py
+`Clients`: its token's name or its IP address); a seat's own streams apart, at most `max_seat_streams` in all and
 SEAT_STREAMS per seat, where a seat's newer stream takes the place of its
 oldest, so that no one can lock a seat out of watching its own match. A
 stream whose client stops reading is ended (`stream_stall_seconds`), and so
@@ -98,7 +99,7 @@ class MatchesServicer(pb_grpc.MatchesServicer):
         if not 0 <= request.from_step <= n:
             raise InvalidArgument("from_step", f"must be from 0 to {n} (the steps so "
                                                f"far), got {request.from_step}")
-        ticket = self._open_watch(m, seat, context)
+        ticket = self._open_watch(m, seat, self.queue.clients.of(context), context)
         try:
             yield from self.streams.sending(ticket, watch(
                 m, request.from_step, seat, request.positions,
@@ -112,11 +113,15 @@ class MatchesServicer(pb_grpc.MatchesServicer):
             raise Unavailable("", "the server is shutting down; reconnect with from_step = the "
                                   "last step seen + 1")
 
-    def _open_watch(self, m, seat: int | None, context):
+    def _open_watch(self, m, seat: int | None, client: str, context):
         """The stream's slot (a Ticket): a spectator's, or its seat's own."""
         lim = self.manager.limits
         if seat is None:
             return self.streams.open(context, [
+                # the client's own bound first: a client at it is told so,
+                # whatever the server's total
+                ("max_streams_per_client", client, lim.max_streams_per_client,
+                 "spectator streams from your client (its token's name or IP address)"),
                 ("max_streams", None, lim.max_streams,
                  "spectator streams (WatchMatch without a seat token) on this server"),
                 ("max_streams_per_match", m.id, lim.max_streams_per_match,

@@ -84,6 +84,71 @@ def test_a_token_list_counts_each_client_by_its_name(named):
     assert sorted(manager._clients.values()) == ["token:alice", "token:bob"]
 
 
+def test_one_client_cannot_hold_every_spectator_slot(tmp_path):
+    """Spectator streams are bounded per client too: alice's streams, on
+    new connections or with made-up headers, stop at her own limit, and bob
+    still watches (before, alice could hold all of max_streams)."""
+    manager = MatchManager(Store(str(tmp_path / "watch.sqlite3")),
+                           MatchLimits(bot_threads=1, max_streams=4, max_streams_per_client=2),
+                           Limits()).start()
+    srv = build_server(port=0, matches=manager,
+                       auth_token={"alice": "tok-alice-1234", "bob": "tok-bob-5678"}).start()
+    address = f"127.0.0.1:{srv.port}"
+    alice = (("authorization", "Bearer tok-alice-1234"),)
+    bob = (("authorization", "Bearer tok-bob-5678"),)
+    channels, streams = [], []
+    try:
+        channels.append(own_channel(address))
+        made = create(matches_pb2_grpc.MatchesStub(channels[0]), bob)
+
+        def watch(md):
+            ch = own_channel(address)          # each on a connection of its own
+            channels.append(ch)
+            s = matches_pb2_grpc.MatchesStub(ch).WatchMatch(
+                pb.WatchMatchRequest(match_id=made.match_id), timeout=60, metadata=md)
+            streams.append(s)
+            return next(s)
+
+        for _ in range(2):
+            assert watch(alice).WhichOneof("event") == "snapshot"
+        for _ in range(2):
+            with pytest.raises(grpc.RpcError) as e:
+                watch(alice)
+            assert_status(e, grpc.StatusCode.RESOURCE_EXHAUSTED, "limit max_streams_per_client",
+                          "from your client")
+        assert srv.streams.held("max_streams") == 2
+        assert watch(bob).WhichOneof("event") == "snapshot"      # bob is not locked out
+        # a seat's own stream is apart from its client's spectator streams
+        own = matches_pb2_grpc.MatchesStub(channels[0]).WatchMatch(pb.WatchMatchRequest(
+            match_id=made.match_id, token=made.seat_tokens[0].token), timeout=60, metadata=alice)
+        streams.append(own)
+        assert next(own).WhichOneof("event") == "snapshot"
+    finally:
+        for s in streams:
+            s.cancel()
+        for ch in channels:
+            ch.close()
+        srv.stop(grace=0)
+        manager.stop()
+        manager.store.close()
+
+
+def test_the_per_client_stream_limit_is_a_serve_option(tmp_path):
+    from easel.server.cli import build_parser
+    from easel.server.matches import options
+    args = build_parser().parse_args(["serve", "--db", str(tmp_path / "x.sqlite3"),
+                                      "--max-streams-per-client", "3"])
+    mgr = options.build_manager(args, Limits())
+    try:
+        assert mgr.limits.max_streams_per_client == 3
+    finally:
+        mgr.stop()
+        mgr.store.close()
+    assert MatchLimits().max_streams_per_client < MatchLimits().max_streams
+    with pytest.raises(ValueError, match="limit max_streams_per_client must be at least 1"):
+        MatchLimits(max_streams_per_client=0)
+
+
 class _Context:
     def __init__(self, peer, metadata=()):
         self._peer, self._metadata = peer, metadata

@@ -378,6 +378,40 @@ def test_analyze_streams_have_their_own_slots(make_engine):
     assert list(stub.Analyze(analyze_request(iterations=100), timeout=30))[-1].final
 
 
+def test_one_client_cannot_hold_every_analyze_slot():
+    """Analyze streams are bounded per client too (its token's name here):
+    alice's third stream is refused naming her own limit, bob still
+    analyzes (before, alice could hold all of max_analyze_streams)."""
+    srv = build_server(port=0, limits=Limits(
+        max_iterations=100_000_000, max_seconds=60, max_concurrent_searches=4,
+        max_analyze_streams=3, max_analyze_streams_per_client=2),
+        auth_token={"alice": "tok-alice-1234", "bob": "tok-bob-5678"}).start()
+    alice = (("authorization", "Bearer tok-alice-1234"),)
+    bob = (("authorization", "Bearer tok-bob-5678"),)
+    streams = []
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{srv.port}") as ch:
+            stub = engine_pb2_grpc.EngineStub(ch)
+
+            def analyze(md):
+                streams.append(stub.Analyze(analyze_request(iterations=50_000_000), timeout=60,
+                                            metadata=md))
+                return next(streams[-1])
+
+            analyze(alice)
+            analyze(alice)
+            with pytest.raises(grpc.RpcError) as e:
+                analyze(alice)
+            assert_status(e, EXHAUSTED, "limit max_analyze_streams_per_client",
+                          "from your client")
+            assert not analyze(bob).final           # bob is not locked out
+            assert srv.streams.held("max_analyze_streams") == 3
+            for s in streams:
+                s.cancel()
+    finally:
+        srv.stop(grace=0)
+
+
 class _Context:
     def __init__(self):
         self.cancelled = False
