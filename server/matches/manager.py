@@ -267,7 +267,18 @@ class MatchManager:
                            else m.table_mode and m.state.is_chance_node())
         if not waits_on_client:
             return None
-        return now - max(m.updated_at, self._started_at)
+        return now - self._idle_since(m)
+
+    def _idle_since(self, m: Match) -> float:
+        """When a match's idle time starts: its last step or change, or this
+        server's start if later. The time between a match's last step and a
+        restart is not counted: the server cannot know how much of it it was
+        up (nothing records when it stopped), and counting it as idle would
+        expire, on restart after a long stop, every match at once for time
+        no player could have played. A match idle before a stop thus gets
+        the full limit again after the restart: the rule errs on keeping
+        a match, never on ending it early."""
+        return max(m.updated_at, self._started_at)
 
     def _victim_locked(self, client: str) -> Match:
         """The server is full: the match of another client idle longest, if
@@ -451,16 +462,19 @@ class MatchManager:
             self.expire_idle()
 
     def expire_idle(self) -> int:
+        """End (EXPIRED) the open matches without a step for `idle_expiry`
+        seconds of this server's uptime (`_idle_since`); how many."""
         now = time.time()
         with self._lock:
             matches = list(self._open.values())
         n = 0
         for m in matches:
             with m.cond:
-                if not m.ended and now - m.updated_at > self.limits.idle_expiry:
+                if not m.ended and now - self._idle_since(m) > self.limits.idle_expiry:
                     try:
                         m.end(EXPIRED, "expired", -1,
-                              f"no step for {self.limits.idle_expiry:g} s")
+                              f"no step for {self.limits.idle_expiry:g} s while the server "
+                              f"was up")
                         n += 1
                     except Exception:
                         log.exception("match %s: cannot expire", m.id)

@@ -19,7 +19,8 @@ def add_arguments(p) -> None:
                         "included); full: also waits for the disk (an fsync per step, "
                         "several ms), so that a power cut loses nothing either")
     g.add_argument("--match-idle-expiry", type=float, default=d.idle_expiry, metavar="SECONDS",
-                   help="an open match with no step for this long expires (default %(default)s)")
+                   help="an open match with no step for this long, counted while the server "
+                        "is up, expires (default %(default)s)")
     g.add_argument("--match-idle-grace", type=float, default=d.idle_grace, metavar="SECONDS",
                    help="when --max-open-matches are in progress, a new match ends the one of "
                         "another client that has waited longest for its client seat, once it "

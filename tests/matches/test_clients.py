@@ -252,6 +252,37 @@ def test_time_the_server_was_down_is_not_idle_time(manager):
         mgr.create("connect_four", TWO_CLIENT_SEATS, "server", False, "B")
 
 
+def test_a_restart_after_a_long_stop_does_not_expire_matches_for_the_downtime(tmp_path):
+    """The idle expiry counts the server's uptime, as eviction does: a
+    match whose last step was two days ago, before a stop, is not expired
+    by the restarted server at once; an hour of uptime without a step is."""
+    import sqlite3
+    db = str(tmp_path / "restart.sqlite3")
+    limits = MatchLimits(bot_threads=1, idle_expiry=3600)
+    first = MatchManager(Store(db), limits, Limits()).start()
+    m, _, _, _ = first.create("connect_four", TWO_CLIENT_SEATS, "server", False, "A")
+    first.stop()
+    first.store.close()
+    con = sqlite3.connect(db)                   # the server was down two days
+    con.execute("UPDATE matches SET updated_at = updated_at - 172800 WHERE id = ?", (m.id,))
+    con.commit()
+    con.close()
+    second = MatchManager(Store(db), limits, Limits()).start()
+    try:
+        assert second.resumed == 1
+        second.expire_idle()
+        live = second.get(m.id)
+        assert live.status == "in_progress"
+        assert second.store.load(m.id).status == "in_progress"
+        second._started_at -= 3601             # an hour up, and still no step
+        second.expire_idle()
+        assert live.status == "expired" and "while the server was up" in live.result["detail"]
+        assert second.store.load(m.id).status == "expired"
+    finally:
+        second.stop()
+        second.store.close()
+
+
 def test_a_match_whose_bot_is_to_move_is_not_idle(manager):
     mgr = manager(max_open_matches=1, idle_grace=30)
     mgr._started_at -= 3600
