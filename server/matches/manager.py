@@ -18,7 +18,8 @@ from easel.engine.errors import EaselError
 from .. import bot_specs, positions
 from ..errors import InvalidArgument, Unavailable, quote
 from . import draws
-from .errors import FailedPrecondition, LimitReached, NotFound, PermissionDenied
+from .errors import (DatabaseFailed, FailedPrecondition, LimitReached, NotFound,
+                     PermissionDenied)
 from .match import ABORTED, EXPIRED, FINISHED, IN_PROGRESS, Match
 from .seats import BotCPU, MatchHost
 from .store import MatchRow, SeatRow, Store, hash_token
@@ -141,8 +142,11 @@ class MatchManager:
         row = self.store.load(match_id)
         if row is None:
             raise NotFound("match_id", f"no match {match_id!r} on this server")
-        game = positions.load_game(row.game, "game")
-        return Match(row, game, self.store)
+        try:
+            game = positions.load_game(row.game, "game")
+            return Match(row, game, self.store)
+        except Exception as e:      # rows SQLite kept but this server cannot replay
+            raise self.store.damaged_match(match_id, f"{type(e).__name__}: {e}") from None
 
     def open_count(self) -> int:
         with self._lock:
@@ -207,6 +211,9 @@ class MatchManager:
         Returns (match, seat tokens {seat: token}, creator token, table token)."""
         if self.stopping:
             raise Unavailable("", "the server is shutting down")
+        if self.store.damaged is not None:
+            raise Unavailable("", f"this server takes no new matches: its match database is "
+                                  f"damaged (SQLite: {self.store.damaged})")
         game = positions.load_game(game_string, "game")
         n = game.num_players()
         if len(seats) != n:
@@ -476,6 +483,8 @@ class MatchManager:
                               f"no step for {self.limits.idle_expiry:g} s while the server "
                               f"was up")
                         n += 1
+                    except DatabaseFailed:
+                        pass            # the store has logged it, once
                     except Exception:
                         log.exception("match %s: cannot expire", m.id)
         return n
