@@ -114,6 +114,11 @@ def add_parser(sub):
     p.add_argument("--http-max-connections", type=int, default=HttpLimits.max_connections,
                    help="HTTP connections open at once; more are closed on accept "
                         "(default %(default)s)")
+    p.add_argument("--http-max-connections-per-client", type=int,
+                   default=HttpLimits.max_connections_per_client,
+                   help="HTTP connections open at once from one IP address (an IPv6 one by "
+                        "its /64); more are closed on accept; behind a proxy, all come from "
+                        "its address (default %(default)s)")
     p.add_argument("--http-request-seconds", type=float, default=HttpLimits.request_seconds,
                    help="an HTTP request must arrive whole within this many seconds "
                         "(default %(default)s)")
@@ -213,6 +218,7 @@ def run(args) -> int:
                  else read_tokens(args.auth_tokens_file) if args.auth_tokens_file else None)
         http = None if args.no_http else parse_address(args.http, "--http")
         http_limits = HttpLimits(max_connections=args.http_max_connections,
+                                 max_connections_per_client=args.http_max_connections_per_client,
                                  request_seconds=args.http_request_seconds)
         if args.web_dir is not None and not os.path.isdir(args.web_dir):
             return fail(f"--web-dir: {args.web_dir!r} is not a directory")

@@ -536,6 +536,30 @@ def test_slow_and_idle_connections_are_closed(make_http):
         assert c.post("/easel.v1.Engine/ListGames", content=b"{}", headers=JSON).status_code == 200
 
 
+def test_one_address_cannot_hold_every_connection(make_http):
+    """Connections are bounded per IP address too: a third from 127.0.0.1
+    is closed on accept, while another address still connects and is
+    answered (before, one address could hold all of max_connections)."""
+    from easel.server.http_server import HttpLimits
+    srv, base = make_http(http_limits=HttpLimits(max_connections=10,
+                                                 max_connections_per_client=2))
+    port = srv.http.port
+    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
+    extra = socket.create_connection(("127.0.0.1", port))
+    extra.settimeout(20)
+    try:
+        assert extra.recv(100) == b""
+    except ConnectionResetError:
+        pass
+    other = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0))
+    other.settimeout(20)
+    other.sendall(b"POST /easel.v1.Engine/ListGames HTTP/1.1\r\nHost: x\r\n"
+                  b"Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+    assert other.recv(100).startswith(b"HTTP/1.1 200")
+    for s in held + [extra, other]:
+        s.close()
+
+
 # -- the web page ---------------------------------------------------------------------------------------
 def test_the_page_is_served_with_types_and_a_strict_policy(both):
     srv, channel, client = both
