@@ -18,6 +18,8 @@ import threading
 
 
 DEFAULT_HTTP = "127.0.0.1:8080"
+# Who "one client" is, for the per-client limits' help (docs/serving.md)
+ONE_CLIENT = "its token's name with --auth-tokens-file, else its IP address"
 
 
 def add_parser(sub):
@@ -83,15 +85,17 @@ def add_parser(sub):
                         "faster (0: none; default %(default)s)")
     p.add_argument("--max-analyze-streams", type=int, default=d.max_analyze_streams,
                    help="Analyze streams open at once (default %(default)s)")
-    p.add_argument("--max-analyze-streams-per-client", type=int,
-                   default=d.max_analyze_streams_per_client,
-                   help="Analyze streams open at once from one client: its token's name with "
-                        "--auth-tokens-file, else its IP address; at least 1 "
-                        "(default %(default)s)")
     p.add_argument("--max-health-watches", type=int, default=d.max_health_watches,
                    help="health Watch streams open at once (default %(default)s)")
     p.add_argument("--max-reflection-streams", type=int, default=d.max_reflection_streams,
                    help="reflection streams open at once (default %(default)s)")
+    for kind, what in (("analyze-streams", "Analyze streams"),
+                       ("health-watches", "health Watch streams"),
+                       ("reflection-streams", "reflection streams")):
+        name = f"max_{kind.replace('-', '_')}_per_client"
+        p.add_argument(f"--max-{kind}-per-client", type=int, default=getattr(d, name),
+                       help=f"{what} open at once from one client: {ONE_CLIENT}; at least "
+                            f"1 (default %(default)s)")
     p.add_argument("--reflection-idle-seconds", type=float, default=d.reflection_idle_seconds,
                    help="a reflection stream that sends no request for this long is ended "
                         "(default %(default)s)")
@@ -194,6 +198,8 @@ def run(args) -> int:
                         default_seconds=args.default_seconds,
                         max_analyze_streams=args.max_analyze_streams,
                         max_analyze_streams_per_client=args.max_analyze_streams_per_client,
+                        max_health_watches_per_client=args.max_health_watches_per_client,
+                        max_reflection_streams_per_client=args.max_reflection_streams_per_client,
                         max_health_watches=args.max_health_watches,
                         max_reflection_streams=args.max_reflection_streams,
                         reflection_idle_seconds=args.reflection_idle_seconds,

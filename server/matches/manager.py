@@ -44,6 +44,9 @@ class MatchLimits:
     # (above max_streams, max_streams bounds it)
     max_streams_per_client: int = 16
     max_seat_streams: int = 200          # seats' own WatchMatch streams at once, whole server
+    # seats' own streams of one client: the seats of its max_open_per_client
+    # two-seat matches, one stream each, and room for reconnections
+    max_seat_streams_per_client: int = 64
     idle_expiry: float = 24 * 3600.0     # seconds without a step before a match expires
     # A full server ends the longest-idle match of another client waiting this
     # long for its client seat (or table) rather than refuse a newcomer.
@@ -51,7 +54,8 @@ class MatchLimits:
 
     def __post_init__(self):
         for name in ("max_open_matches", "max_open_per_client", "bot_threads", "max_streams",
-                     "max_streams_per_match", "max_streams_per_client", "max_seat_streams"):
+                     "max_streams_per_match", "max_streams_per_client", "max_seat_streams",
+                     "max_seat_streams_per_client"):
             if getattr(self, name) < 1:
                 raise ValueError(f"limit {name} must be at least 1")
         if not 0 <= self.ponder_threads <= self.bot_threads:

@@ -133,6 +133,54 @@ def test_one_client_cannot_hold_every_spectator_slot(tmp_path):
         manager.store.close()
 
 
+def test_one_client_cannot_hold_every_seat_stream_yet_a_seat_can_reconnect(tmp_path):
+    """Seats' own streams are bounded per client too: alice, at her bound,
+    cannot open a stream for one more seat, yet a seat she already watches
+    can still reconnect (its newest stream takes the place of its oldest);
+    bob watches his seats (before, alice could hold all of max_seat_streams)."""
+    manager = MatchManager(Store(str(tmp_path / "seats.sqlite3")),
+                           MatchLimits(bot_threads=1, max_seat_streams=4,
+                                       max_seat_streams_per_client=2), Limits()).start()
+    srv = build_server(port=0, matches=manager,
+                       auth_token={"alice": "tok-alice-1234", "bob": "tok-bob-5678"}).start()
+    alice = (("authorization", "Bearer tok-alice-1234"),)
+    bob = (("authorization", "Bearer tok-bob-5678"),)
+    streams = []
+    ch = grpc.insecure_channel(f"127.0.0.1:{srv.port}")
+    stub = matches_pb2_grpc.MatchesStub(ch)
+    try:
+        hers, his = create(stub, alice), create(stub, bob)
+
+        def watch(made, seat, md):
+            s = stub.WatchMatch(pb.WatchMatchRequest(
+                match_id=made.match_id, token=made.seat_tokens[seat].token), timeout=60,
+                metadata=md)
+            streams.append(s)
+            return next(s)
+
+        watch(hers, 0, alice)
+        watch(hers, 1, alice)
+        with pytest.raises(grpc.RpcError) as e:
+            watch(his, 0, alice)                # a seat she holds no stream of
+        assert_status(e, grpc.StatusCode.RESOURCE_EXHAUSTED,
+                      "limit max_seat_streams_per_client", "from your client")
+        assert watch(hers, 0, alice).WhichOneof("event") == "snapshot"      # a reconnect
+        with pytest.raises(grpc.RpcError) as e:
+            next(streams[0])
+        assert_status(e, grpc.StatusCode.ABORTED, "a newer WatchMatch stream of seat 0",
+                      "max_seat_streams_per_client")
+        assert srv.streams.held("max_seat_streams") == 2
+        for seat in (0, 1):
+            assert watch(his, seat, bob).WhichOneof("event") == "snapshot"
+    finally:
+        for s in streams:
+            s.cancel()
+        ch.close()
+        srv.stop(grace=0)
+        manager.stop()
+        manager.store.close()
+
+
 def test_the_per_client_stream_limit_is_a_serve_option(tmp_path):
     from easel.server.cli import build_parser
     from easel.server.matches import options
@@ -141,6 +189,7 @@ def test_the_per_client_stream_limit_is_a_serve_option(tmp_path):
     mgr = options.build_manager(args, Limits())
     try:
         assert mgr.limits.max_streams_per_client == 3
+        assert mgr.limits.max_seat_streams_per_client == MatchLimits().max_seat_streams_per_client
     finally:
         mgr.stop()
         mgr.store.close()

@@ -288,7 +288,7 @@ def _idle_reflection(channel, n):
 
 
 def test_idle_reflection_streams_leave_unary_calls_their_workers(tmp_path):
-    limits = Limits(max_reflection_streams=3)
+    limits = Limits(max_reflection_streams=3, max_reflection_streams_per_client=3)
     manager = MatchManager(Store(str(tmp_path / "m.sqlite3")), MatchLimits(bot_threads=1),
                            limits).start()
     srv = build_server(port=0, limits=limits, matches=manager).start()
@@ -409,6 +409,61 @@ def test_one_client_cannot_hold_every_analyze_slot():
             for s in streams:
                 s.cancel()
     finally:
+        srv.stop(grace=0)
+
+
+def test_one_client_cannot_hold_every_health_watch_or_reflection_stream():
+    """Health watches and reflection streams are bounded per client too:
+    alice's third of each is refused naming her own limit, bob still gets
+    his (before, alice could hold all of each kind)."""
+    srv = build_server(port=0, limits=Limits(
+        max_health_watches=3, max_health_watches_per_client=2,
+        max_reflection_streams=3, max_reflection_streams_per_client=2),
+        auth_token={"alice": "tok-alice-1234", "bob": "tok-bob-5678"}).start()
+    alice = (("authorization", "Bearer tok-alice-1234"),)
+    bob = (("authorization", "Bearer tok-bob-5678"),)
+    release = threading.Event()
+
+    def nothing():
+        release.wait()
+        return
+        yield                                       # pragma: no cover
+
+    calls = []
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{srv.port}") as ch:
+            health = health_pb2_grpc.HealthStub(ch)
+            reflect = reflection_pb2_grpc.ServerReflectionStub(ch)
+
+            def watch(md):
+                calls.append(health.Watch(health_pb2.HealthCheckRequest(), timeout=30,
+                                          metadata=md))
+                return next(calls[-1])
+
+            def idle(md):
+                calls.append(reflect.ServerReflectionInfo(nothing(), timeout=30, metadata=md))
+                return calls[-1]
+
+            for _ in range(2):
+                watch(alice)
+                idle(alice)
+            _wait(lambda: srv.streams.held("max_reflection_streams") == 2)
+            with pytest.raises(grpc.RpcError) as e:
+                watch(alice)
+            assert_status(e, EXHAUSTED, "limit max_health_watches_per_client",
+                          "from your client")
+            with pytest.raises(grpc.RpcError) as e:
+                next(idle(alice))
+            assert_status(e, EXHAUSTED, "limit max_reflection_streams_per_client",
+                          "from your client")
+            assert watch(bob).status == health_pb2.HealthCheckResponse.SERVING
+            idle(bob)
+            _wait(lambda: srv.streams.held("max_reflection_streams") == 3)
+            assert srv.streams.held("max_health_watches") == 3
+            for c in calls:
+                c.cancel()
+    finally:
+        release.set()
         srv.stop(grace=0)
 
 
