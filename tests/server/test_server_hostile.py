@@ -328,6 +328,9 @@ def test_a_port_in_use_is_one_line(tmp_path, which):
     (["--http-max-connections-per-client", "0"], "max_connections_per_client must be"),
     (["--max-analyze-streams-per-client", "0"], "max_analyze_streams_per_client must be"),
     (["--max-streams-per-client", "0"], "max_streams_per_client must be at least 1"),
+    (["--max-seat-streams-per-client", "0"], "max_seat_streams_per_client must be"),
+    (["--max-health-watches-per-client", "0"], "max_health_watches_per_client must be"),
+    (["--max-reflection-streams-per-client", "0"], "max_reflection_streams_per_client must"),
 ])
 def test_serve_startup_errors_are_one_line(args, fragment):
     out = subprocess.run(
