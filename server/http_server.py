@@ -67,18 +67,19 @@ def _bounded_protocol(limits: HttpLimits):
         """uvicorn's HTTP/1.1 protocol with a cap on connections and a
         deadline for each request to arrive whole (module text)."""
         _timer = None
-        client = None           # server/auth.py peer_key of the connection's address
+        # server/auth.py peer_key of the connection's address (not `client`:
+        # uvicorn's protocol keeps the address tuple under that name)
+        easel_client = None
 
         def connection_made(self, transport):
             super().connection_made(transport)
-            address = transport.get_extra_info("peername")
-            self.client = peer_key(peer_of({"client": address if isinstance(address, tuple)
-                                            else None}))
-            same = sum(1 for c in self.connections if getattr(c, "client", None) == self.client)
+            # `client`: uvicorn's (host, port) of the peer, None if unknown
+            key = self.easel_client = peer_key(peer_of({"client": self.client}))
+            same = sum(1 for c in self.connections if getattr(c, "easel_client", None) == key)
             if len(self.connections) > limits.max_connections:
                 full = f"{len(self.connections) - 1} open (limit http max_connections)"
             elif same > limits.max_connections_per_client:
-                full = (f"{same - 1} open from {self.client} (limit http "
+                full = (f"{same - 1} open from {key} (limit http "
                         f"max_connections_per_client)")
             else:
                 self._arm()
