@@ -46,6 +46,10 @@ log = logging.getLogger("easel.server")
 # Seconds a replaced stream may still be handing over its last message
 # before it is cut (take_over).
 REPLACED_GRACE = 1.0
+# The retry delay a refusal suggests (grpc-retry-pushback-ms): a slot comes
+# back when a stream ends, which no one can foretell; a second is long
+# enough not to make a refused client spin, short enough to find one soon.
+SLOT_RETRY = 1.0
 
 
 def per_client(total_name: str, total: int, client_name: str, client: str, per_client: int,
@@ -102,7 +106,8 @@ class StreamGuard:
             for name, key, limit, noun in counters:
                 held = self._counts[(name, key)]
                 if held >= limit:
-                    raise LimitReached(name, f"{held} {noun} open, its limit; retry later")
+                    raise LimitReached(name, f"{held} {noun} open, its limit; retry later",
+                                       retry_after=SLOT_RETRY)
             keys = [(name, key) for name, key, _, _ in counters]
             for k in keys:
                 self._counts[k] += 1

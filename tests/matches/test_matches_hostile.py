@@ -404,6 +404,8 @@ def test_one_client_cannot_hold_every_analyze_slot():
                 analyze(alice)
             assert_status(e, EXHAUSTED, "limit max_analyze_streams_per_client",
                           "from your client")
+            # told when to retry, as the search queue's refusals are
+            assert ("grpc-retry-pushback-ms", "1000") in tuple(e.value.trailing_metadata())
             assert not analyze(bob).final           # bob is not locked out
             assert srv.streams.held("max_analyze_streams") == 3
             for s in streams:
