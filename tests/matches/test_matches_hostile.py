@@ -420,7 +420,9 @@ def test_one_client_cannot_hold_every_health_watch_or_reflection_stream():
     his (before, alice could hold all of each kind)."""
     srv = build_server(port=0, limits=Limits(
         max_health_watches=3, max_health_watches_per_client=2,
-        max_reflection_streams=3, max_reflection_streams_per_client=2),
+        max_reflection_streams=3, max_reflection_streams_per_client=2,
+        # idle streams on purpose: no watchdog may end them on a slow machine
+        reflection_idle_seconds=600, stream_stall_seconds=600),
         auth_token={"alice": "tok-alice-1234", "bob": "tok-bob-5678"}).start()
     alice = (("authorization", "Bearer tok-alice-1234"),)
     bob = (("authorization", "Bearer tok-bob-5678"),)
@@ -438,18 +440,18 @@ def test_one_client_cannot_hold_every_health_watch_or_reflection_stream():
             reflect = reflection_pb2_grpc.ServerReflectionStub(ch)
 
             def watch(md):
-                calls.append(health.Watch(health_pb2.HealthCheckRequest(), timeout=30,
+                calls.append(health.Watch(health_pb2.HealthCheckRequest(), timeout=120,
                                           metadata=md))
                 return next(calls[-1])
 
             def idle(md):
-                calls.append(reflect.ServerReflectionInfo(nothing(), timeout=30, metadata=md))
+                calls.append(reflect.ServerReflectionInfo(nothing(), timeout=120, metadata=md))
                 return calls[-1]
 
             for _ in range(2):
                 watch(alice)
                 idle(alice)
-            _wait(lambda: srv.streams.held("max_reflection_streams") == 2)
+            _wait(lambda: srv.streams.held("max_reflection_streams") == 2, 60)
             with pytest.raises(grpc.RpcError) as e:
                 watch(alice)
             assert_status(e, EXHAUSTED, "limit max_health_watches_per_client",
@@ -460,7 +462,7 @@ def test_one_client_cannot_hold_every_health_watch_or_reflection_stream():
                           "from your client")
             assert watch(bob).status == health_pb2.HealthCheckResponse.SERVING
             idle(bob)
-            _wait(lambda: srv.streams.held("max_reflection_streams") == 3)
+            _wait(lambda: srv.streams.held("max_reflection_streams") == 3, 60)
             assert srv.streams.held("max_health_watches") == 3
             for c in calls:
                 c.cancel()
