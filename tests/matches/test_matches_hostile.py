@@ -466,6 +466,11 @@ def test_one_client_cannot_hold_every_health_watch_or_reflection_stream():
             assert srv.streams.held("max_health_watches") == 3
             for c in calls:
                 c.cancel()
+            release.set()
+            # every watch gone before the stop: grpc-health's shutdown sends
+            # NOT_SERVING to each registered watch and waits for the send
+            _wait(lambda: srv.streams.held("max_health_watches") == 0
+                  and srv.streams.held("max_reflection_streams") == 0, 60)
     finally:
         release.set()
         srv.stop(grace=0)
