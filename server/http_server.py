@@ -8,8 +8,11 @@ the same TLS certificate and key, and bounds on what a connection may hold.
 
 Bounds (`HttpLimits`), so that connections that send slowly or nothing
 cannot pile up:
-* at most `max_connections` open at once: one more is closed as soon as it
-  is accepted;
+* at most `max_connections` open at once, and `max_connections_per_client`
+  from one IP address (an IPv6 one by its /64, as server/auth.py
+  `peer_key` counts clients; a token is not known before a request): one
+  more is closed as soon as it is accepted, so that one client cannot hold
+  every connection;
 * a request (head and body) must arrive whole within `request_seconds` of
   the connection's start or of the previous response (slow-loris);
 * an idle kept-alive connection is closed after `keep_alive_seconds`
@@ -33,7 +36,8 @@ from dataclasses import dataclass
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .auth import read_file
+from .auth import peer_key, read_file
+from .gateway import peer_of
 
 log = logging.getLogger("easel.server")
 
@@ -41,13 +45,15 @@ log = logging.getLogger("easel.server")
 @dataclass(frozen=True)
 class HttpLimits:
     max_connections: int = 256         # open at once; more are closed on accept
+    max_connections_per_client: int = 32   # open at once from one IP address (/64 for IPv6)
     request_seconds: float = 10.0      # a request's head and body must arrive within this
     keep_alive_seconds: int = 5        # an idle kept-alive connection is closed after this
     max_head_bytes: int = 16 * 1024    # a request's head (line and headers)
 
     def __post_init__(self):
-        if self.max_connections < 1:
-            raise ValueError("limit http max_connections must be at least 1")
+        for name in ("max_connections", "max_connections_per_client"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"limit http {name} must be at least 1")
         if not self.request_seconds > 0:
             raise ValueError("limit http request_seconds must be positive")
         if self.keep_alive_seconds < 1:
@@ -61,15 +67,25 @@ def _bounded_protocol(limits: HttpLimits):
         """uvicorn's HTTP/1.1 protocol with a cap on connections and a
         deadline for each request to arrive whole (module text)."""
         _timer = None
+        # server/auth.py peer_key of the connection's address (not `client`:
+        # uvicorn's protocol keeps the address tuple under that name)
+        easel_client = None
 
         def connection_made(self, transport):
             super().connection_made(transport)
+            # `client`: uvicorn's (host, port) of the peer, None if unknown
+            key = self.easel_client = peer_key(peer_of({"client": self.client}))
+            same = sum(1 for c in self.connections if getattr(c, "easel_client", None) == key)
             if len(self.connections) > limits.max_connections:
-                log.info("http: closing a new connection: %d open (limit "
-                         "http max_connections)", len(self.connections) - 1)
-                transport.abort()
+                full = f"{len(self.connections) - 1} open (limit http max_connections)"
+            elif same > limits.max_connections_per_client:
+                full = (f"{same - 1} open from {key} (limit http "
+                        f"max_connections_per_client)")
+            else:
+                self._arm()
                 return
-            self._arm()
+            log.info("http: closing a new connection: %s", full)
+            transport.abort()
 
         def _arm(self):
             self._disarm()

@@ -13,7 +13,9 @@ weaker search than it asked for without knowing. Searches beyond
 Long-lived calls have slots of their own (server/streams.py): Analyze
 streams, health Watch streams and reflection streams, each kind at most its
 limit at once, so that they can never take the worker threads unary calls
-need. A stream whose client takes no message for `stream_stall_seconds` is
+need; each kind also at most its `..._per_client` limit from one client
+(Analyze 4, health Watch 16, reflection 2), so that no one client holds
+every slot of a kind. A stream whose client takes no message for `stream_stall_seconds` is
 ended (its slot comes back), and so is a reflection stream that sends no
 request for `reflection_idle_seconds`. `max_search_nodes` bounds the
 memory of each search, whatever its options (server/bot_specs.py).
@@ -48,9 +50,16 @@ class Limits:
     replay_cache_steps: int = 400_000      # steps held by all cached records
     max_analyze_streams: int = 16          # Analyze streams open at once
     max_review_streams: int = 4            # Review streams open at once
+    max_review_streams_per_client: int = 2  # of those, from one client
     max_review_decisions: int = 500        # turns one Review may search (a record of more is refused)
+    # Analyze streams of one client (server/auth.py), so that one client
+    # cannot hold every Analyze slot (its searches also wait in the fair
+    # queue, but up to max_waiting_per_client of them: more than the slots)
+    max_analyze_streams_per_client: int = 4
     max_health_watches: int = 128          # health Watch streams open at once (no thread each)
+    max_health_watches_per_client: int = 16   # of those, from one client
     max_reflection_streams: int = 8        # reflection streams open at once
+    max_reflection_streams_per_client: int = 2   # of those, from one client
     reflection_idle_seconds: float = 60.0  # a reflection stream with no request this long ends
     stream_stall_seconds: float = 30.0     # a stream whose client takes nothing this long ends
     # Tree nodes of one search (Suggest, Analyze, a hint, each move of a bot
@@ -65,8 +74,11 @@ class Limits:
         for name in ("max_iterations", "max_concurrent_searches", "max_threads",
                      "max_message_bytes", "default_iterations", "default_report_ms",
                      "default_report_candidates", "max_data_bytes", "max_waiting_per_client",
-                     "max_analyze_streams", "max_review_streams",
-                     "max_review_decisions", "max_health_watches", "max_reflection_streams"):
+                     "max_analyze_streams", "max_analyze_streams_per_client",
+                     "max_review_streams", "max_review_streams_per_client",
+                     "max_review_decisions",
+                     "max_health_watches", "max_health_watches_per_client",
+                     "max_reflection_streams", "max_reflection_streams_per_client"):
             if getattr(self, name) < 1:
                 raise ValueError(f"limit {name} must be at least 1")
         for name in ("max_waiting_searches", "replay_cache_entries", "replay_cache_steps",

@@ -7,12 +7,14 @@ servicer, its descriptors made from v1alpha's by renaming the package and
 registered in the default pool, so that reflection describes itself too.
 
 A reflection stream is bidirectional and holds a worker thread while open,
-idle or not: each takes one of `Limits.max_reflection_streams` slots
+idle or not: each takes one of `Limits.max_reflection_streams` slots, at
+most `max_reflection_streams_per_client` of them from one client
 (server/streams.py; refusals name the limit), one that sends no request for
 `Limits.reflection_idle_seconds` is ended, and requests are decoded
 leniently (bad bytes are INVALID_ARGUMENT, not INTERNAL).
 
-    enable(server, ["easel.v1.Engine", "grpc.health.v1.Health"], guard, limits)
+    enable(server, ["easel.v1.Engine", "grpc.health.v1.Health"], guard, limits,
+           queue.clients)
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from google.protobuf import descriptor_pb2, descriptor_pool
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 
 from .rpc import decoded, decoder, streaming
+from .streams import per_client
 
 V1ALPHA = reflection.SERVICE_NAME                    # grpc.reflection.v1alpha.ServerReflection
 V1 = "grpc.reflection.v1.ServerReflection"
@@ -53,29 +56,33 @@ def _register_v1_descriptor() -> None:
 
 
 class BoundedReflection:
-    def __init__(self, names, guard, limits):
+    def __init__(self, names, guard, limits, clients):
         self.servicer = reflection.ReflectionServicer(names)
         self.streams = guard
         self.limits = limits
+        self.clients = clients          # server/auth.py Clients: who a call comes from
 
     @streaming("ServerReflectionInfo")
     def ServerReflectionInfo(self, request_iterator, context):
-        with self.streams.slot(context, [("max_reflection_streams", None,
-                                          self.limits.max_reflection_streams,
-                                          "reflection streams")],
-                               idle_seconds=self.limits.reflection_idle_seconds) as ticket:
+        lim = self.limits
+        with self.streams.slot(context, per_client(
+                "max_reflection_streams", lim.max_reflection_streams,
+                "max_reflection_streams_per_client", self.clients.of(context),
+                lim.max_reflection_streams_per_client, "reflection streams"),
+                idle_seconds=lim.reflection_idle_seconds) as ticket:
             requests = decoded(self.streams.reading(ticket, request_iterator))
             yield from self.streams.sending(
                 ticket, self.servicer.ServerReflectionInfo(requests, context))
 
 
-def enable(server, service_names, guard, limits) -> None:
+def enable(server, service_names, guard, limits, clients) -> None:
     """Serve reflection v1 and v1alpha for `service_names` (and themselves),
     its streams bounded by `guard` (a server.streams.StreamGuard) and
-    `limits` (server.limits.Limits)."""
+    `limits` (server.limits.Limits), in all and per client (`clients`,
+    server/auth.py Clients)."""
     _register_v1_descriptor()
     names = tuple(service_names) + (V1ALPHA, V1)
-    servicer = BoundedReflection(names, guard, limits)
+    servicer = BoundedReflection(names, guard, limits, clients)
     handler = grpc.stream_stream_rpc_method_handler(
         servicer.ServerReflectionInfo,
         request_deserializer=decoder(reflection_pb2.ServerReflectionRequest),

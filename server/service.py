@@ -44,7 +44,7 @@ from .queue import SearchQueue
 from .replay_cache import ReplayCache
 from .rpc import (Undecodable, abort_with, check_decoded, lenient_handlers, streaming,  # noqa: F401
                   unary)
-from .streams import StreamGuard
+from .streams import StreamGuard, per_client
 
 log = logging.getLogger("easel.server")
 
@@ -206,9 +206,11 @@ class EngineServicer(pb_grpc.EngineServicer):
     def Analyze(self, request, context):
         # Its own slots: an Analyze stream holds a worker while it searches
         # or waits for a search slot, and its client may stop reading.
-        with self.streams.slot(context, [("max_analyze_streams", None,
-                                          self.limits.max_analyze_streams, "Analyze streams")]
-                               ) as ticket:
+        lim = self.limits
+        with self.streams.slot(context, per_client(
+                "max_analyze_streams", lim.max_analyze_streams,
+                "max_analyze_streams_per_client", self.queue.clients.of(context),
+                lim.max_analyze_streams_per_client, "Analyze streams")) as ticket:
             yield from self.streams.sending(ticket, self._analyze(request, context))
 
     def _analyze(self, request, context):
@@ -248,9 +250,11 @@ class EngineServicer(pb_grpc.EngineServicer):
     def Review(self, request, context):
         # Its own slots, as Analyze's: a Review stream holds a worker for all
         # its turns; each turn's search waits in the fair queue.
-        with self.streams.slot(context, [("max_review_streams", None,
-                                          self.limits.max_review_streams, "Review streams")]
-                               ) as ticket:
+        lim = self.limits
+        with self.streams.slot(context, per_client(
+                "max_review_streams", lim.max_review_streams,
+                "max_review_streams_per_client", self.queue.clients.of(context),
+                lim.max_review_streams_per_client, "Review streams")) as ticket:
             yield from self.streams.sending(ticket, review.run(
                 request, self.files, self.cache, self.limits,
                 lambda: self._acquire(context), self.queue.release))
@@ -366,8 +370,8 @@ def build_server(port: int = 0, host: str = "127.0.0.1", limits: Limits | None =
         from easel.v1 import matches_pb2
         servicers[matches_pb2.DESCRIPTOR.services_by_name["Matches"]] = matches_servicer
         names.append(MATCHES_NAME)
-    health_servicer = add_health(server, streams, limits)
-    reflection.enable(server, (*names, HEALTH_NAME), streams, limits)
+    health_servicer = add_health(server, streams, limits, queue.clients)
+    reflection.enable(server, (*names, HEALTH_NAME), streams, limits, queue.clients)
     srv = EngineServer(server, bound, servicer, health_servicer, queue, limits, files, cache,
                        matches)
     srv.service_names = names

@@ -9,7 +9,9 @@ health Watch, reflection -- and the server's worker pool is sized as those
 slots plus a reserve that only unary calls and refusals use
 (server/service.py). A call beyond its kind's slots is refused at once with
 RESOURCE_EXHAUSTED naming the limit ("limit max_reflection_streams: ...");
-it never waits for a worker that a stream holds.
+it never waits for a worker that a stream holds. Each kind is also bounded
+per client (`per_client`: its token's name or IP address), so that no one
+client can hold every slot of a kind and lock the others out.
 
     guard = StreamGuard(stall_seconds=30.0)
     ticket = guard.open(context, [("max_reflection_streams", None, 8,
@@ -44,6 +46,20 @@ log = logging.getLogger("easel.server")
 # Seconds a replaced stream may still be handing over its last message
 # before it is cut (take_over).
 REPLACED_GRACE = 1.0
+# The retry delay a refusal suggests (grpc-retry-pushback-ms): a slot comes
+# back when a stream ends, which no one can foretell; a second is long
+# enough not to make a refused client spin, short enough to find one soon.
+SLOT_RETRY = 1.0
+
+
+def per_client(total_name: str, total: int, client_name: str, client: str, per_client: int,
+               noun: str) -> list:
+    """The counters of a kind of stream bounded in all and per client
+    (server/auth.py `Clients`), for `StreamGuard.open`: the client's own
+    first, so that a client at its bound is told so whatever the total."""
+    return [(client_name, client, per_client,
+             f"{noun} from your client (its token's name or IP address)"),
+            (total_name, None, total, noun)]
 
 
 class Ticket:
@@ -90,7 +106,8 @@ class StreamGuard:
             for name, key, limit, noun in counters:
                 held = self._counts[(name, key)]
                 if held >= limit:
-                    raise LimitReached(name, f"{held} {noun} open, its limit; retry later")
+                    raise LimitReached(name, f"{held} {noun} open, its limit; retry later",
+                                       retry_after=SLOT_RETRY)
             keys = [(name, key) for name, key, _, _ in counters]
             for k in keys:
                 self._counts[k] += 1

@@ -25,6 +25,7 @@ def add_parser(sub):
 
 def run(args) -> int:
     from easel.engine.errors import EaselError
+    from easel.server.matches.errors import DatabaseFailed
     from easel.server.matches.store import Store, StoreError
     try:
         store = Store(args.db, read_only=True)
@@ -34,6 +35,8 @@ def run(args) -> int:
         if args.action == "list":
             return _list(store, args.status)
         return _export(store, args.output)
+    except DatabaseFailed as e:     # damaged (or unreadable) since the check at open
+        raise EaselError(f"{args.db}: {e}") from None
     finally:
         store.close()
 

@@ -18,6 +18,8 @@ import threading
 
 
 DEFAULT_HTTP = "127.0.0.1:8080"
+# Who "one client" is, for the per-client limits' help (docs/serving.md)
+ONE_CLIENT = "its token's name with --auth-tokens-file, else its IP address"
 
 
 def add_parser(sub):
@@ -92,6 +94,14 @@ def add_parser(sub):
                    help="health Watch streams open at once (default %(default)s)")
     p.add_argument("--max-reflection-streams", type=int, default=d.max_reflection_streams,
                    help="reflection streams open at once (default %(default)s)")
+    for kind, what in (("analyze-streams", "Analyze streams"),
+                       ("review-streams", "Review streams"),
+                       ("health-watches", "health Watch streams"),
+                       ("reflection-streams", "reflection streams")):
+        name = f"max_{kind.replace('-', '_')}_per_client"
+        p.add_argument(f"--max-{kind}-per-client", type=int, default=getattr(d, name),
+                       help=f"{what} open at once from one client: {ONE_CLIENT}; at least "
+                            f"1 (default %(default)s)")
     p.add_argument("--reflection-idle-seconds", type=float, default=d.reflection_idle_seconds,
                    help="a reflection stream that sends no request for this long is ended "
                         "(default %(default)s)")
@@ -114,6 +124,11 @@ def add_parser(sub):
     p.add_argument("--http-max-connections", type=int, default=HttpLimits.max_connections,
                    help="HTTP connections open at once; more are closed on accept "
                         "(default %(default)s)")
+    p.add_argument("--http-max-connections-per-client", type=int,
+                   default=HttpLimits.max_connections_per_client,
+                   help="HTTP connections open at once from one IP address (an IPv6 one by "
+                        "its /64); more are closed on accept; behind a proxy, all come from "
+                        "its address (default %(default)s)")
     p.add_argument("--http-request-seconds", type=float, default=HttpLimits.request_seconds,
                    help="an HTTP request must arrive whole within this many seconds "
                         "(default %(default)s)")
@@ -190,6 +205,10 @@ def run(args) -> int:
                         max_analyze_streams=args.max_analyze_streams,
                         max_review_streams=args.max_review_streams,
                         max_review_decisions=args.max_review_decisions,
+                        max_analyze_streams_per_client=args.max_analyze_streams_per_client,
+                        max_review_streams_per_client=args.max_review_streams_per_client,
+                        max_health_watches_per_client=args.max_health_watches_per_client,
+                        max_reflection_streams_per_client=args.max_reflection_streams_per_client,
                         max_health_watches=args.max_health_watches,
                         max_reflection_streams=args.max_reflection_streams,
                         reflection_idle_seconds=args.reflection_idle_seconds,
@@ -214,6 +233,7 @@ def run(args) -> int:
                  else read_tokens(args.auth_tokens_file) if args.auth_tokens_file else None)
         http = None if args.no_http else parse_address(args.http, "--http")
         http_limits = HttpLimits(max_connections=args.http_max_connections,
+                                 max_connections_per_client=args.http_max_connections_per_client,
                                  request_seconds=args.http_request_seconds)
         if args.web_dir is not None and not os.path.isdir(args.web_dir):
             return fail(f"--web-dir: {args.web_dir!r} is not a directory")

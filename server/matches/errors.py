@@ -25,3 +25,16 @@ class NotFound(RequestError):
 class Aborted(RequestError):
     """The stream was ended for another (a seat's newer stream took its place)."""
     code = grpc.StatusCode.ABORTED
+
+
+class DatabaseFailed(RequestError):
+    """The match database failed under the running server (disk full, an
+    I/O error): nothing was written or read; the client may retry later.
+    The message says what SQLite reported, never the file's path."""
+    code = grpc.StatusCode.UNAVAILABLE
+
+
+class DatabaseDamaged(DatabaseFailed):
+    """The match database (or one match's rows in it) is damaged: what was
+    asked cannot be read or kept. Retrying does not help."""
+    code = grpc.StatusCode.DATA_LOSS

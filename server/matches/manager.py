@@ -18,7 +18,8 @@ from easel.engine.errors import EaselError
 from .. import bot_specs, positions
 from ..errors import InvalidArgument, Unavailable, quote
 from . import draws
-from .errors import FailedPrecondition, LimitReached, NotFound, PermissionDenied
+from .errors import (DatabaseFailed, FailedPrecondition, LimitReached, NotFound,
+                     PermissionDenied)
 from .match import ABORTED, EXPIRED, FINISHED, IN_PROGRESS, Match
 from .seats import BotCPU, MatchHost
 from .trees import KeptTrees
@@ -39,7 +40,14 @@ class MatchLimits:
     ponder_threads: int = 0              # of those, how many may ponder on opponents' time
     max_streams: int = 64                # spectator WatchMatch streams at once, whole server
     max_streams_per_match: int = 16      # spectator streams on one match
+    # spectator streams of one client (server/auth.py), so that one client
+    # cannot hold every spectator slot and lock the others out of watching
+    # (above max_streams, max_streams bounds it)
+    max_streams_per_client: int = 16
     max_seat_streams: int = 200          # seats' own WatchMatch streams at once, whole server
+    # seats' own streams of one client: the seats of its max_open_per_client
+    # two-seat matches, one stream each, and room for reconnections
+    max_seat_streams_per_client: int = 64
     idle_expiry: float = 24 * 3600.0     # seconds without a step before a match expires
     # A full server ends the longest-idle match of another client waiting this
     # long for its client seat (or table) rather than refuse a newcomer.
@@ -50,7 +58,8 @@ class MatchLimits:
 
     def __post_init__(self):
         for name in ("max_open_matches", "max_open_per_client", "bot_threads", "max_streams",
-                     "max_streams_per_match", "max_seat_streams"):
+                     "max_streams_per_match", "max_streams_per_client", "max_seat_streams",
+                     "max_seat_streams_per_client"):
             if getattr(self, name) < 1:
                 raise ValueError(f"limit {name} must be at least 1")
         if self.max_kept_tree_bytes < 0:
@@ -145,8 +154,11 @@ class MatchManager:
         row = self.store.load(match_id)
         if row is None:
             raise NotFound("match_id", f"no match {match_id!r} on this server")
-        game = positions.load_game(row.game, "game")
-        return Match(row, game, self.store)
+        try:
+            game = positions.load_game(row.game, "game")
+            return Match(row, game, self.store)
+        except Exception as e:      # rows SQLite kept but this server cannot replay
+            raise self.store.damaged_match(match_id, f"{type(e).__name__}: {e}") from None
 
     def open_count(self) -> int:
         with self._lock:
@@ -211,6 +223,9 @@ class MatchManager:
         Returns (match, seat tokens {seat: token}, creator token, table token)."""
         if self.stopping:
             raise Unavailable("", "the server is shutting down")
+        if self.store.damaged is not None:
+            raise Unavailable("", f"this server takes no new matches: its match database is "
+                                  f"damaged (SQLite: {self.store.damaged})")
         game = positions.load_game(game_string, "game")
         n = game.num_players()
         if len(seats) != n:
@@ -271,7 +286,18 @@ class MatchManager:
                            else m.table_mode and m.state.is_chance_node())
         if not waits_on_client:
             return None
-        return now - max(m.updated_at, self._started_at)
+        return now - self._idle_since(m)
+
+    def _idle_since(self, m: Match) -> float:
+        """When a match's idle time starts: its last step or change, or this
+        server's start if later. The time between a match's last step and a
+        restart is not counted: the server cannot know how much of it it was
+        up (nothing records when it stopped), and counting it as idle would
+        expire, on restart after a long stop, every match at once for time
+        no player could have played. A match idle before a stop thus gets
+        the full limit again after the restart: the rule errs on keeping
+        a match, never on ending it early."""
+        return max(m.updated_at, self._started_at)
 
     def _victim_locked(self, client: str) -> Match:
         """The server is full: the match of another client idle longest, if
@@ -455,17 +481,22 @@ class MatchManager:
             self.expire_idle()
 
     def expire_idle(self) -> int:
+        """End (EXPIRED) the open matches without a step for `idle_expiry`
+        seconds of this server's uptime (`_idle_since`); how many."""
         now = time.time()
         with self._lock:
             matches = list(self._open.values())
         n = 0
         for m in matches:
             with m.cond:
-                if not m.ended and now - m.updated_at > self.limits.idle_expiry:
+                if not m.ended and now - self._idle_since(m) > self.limits.idle_expiry:
                     try:
                         m.end(EXPIRED, "expired", -1,
-                              f"no step for {self.limits.idle_expiry:g} s")
+                              f"no step for {self.limits.idle_expiry:g} s while the server "
+                              f"was up")
                         n += 1
+                    except DatabaseFailed:
+                        pass            # the store has logged it, once
                     except Exception:
                         log.exception("match %s: cannot expire", m.id)
         return n

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 def add_arguments(p) -> None:
+    from ..commands.serve import ONE_CLIENT
     from .manager import MatchLimits
     from .store import default_path
     d = MatchLimits()
@@ -19,7 +20,8 @@ def add_arguments(p) -> None:
                         "included); full: also waits for the disk (an fsync per step, "
                         "several ms), so that a power cut loses nothing either")
     g.add_argument("--match-idle-expiry", type=float, default=d.idle_expiry, metavar="SECONDS",
-                   help="an open match with no step for this long expires (default %(default)s)")
+                   help="an open match with no step for this long, counted while the server "
+                        "is up, expires (default %(default)s)")
     g.add_argument("--match-idle-grace", type=float, default=d.idle_grace, metavar="SECONDS",
                    help="when --max-open-matches are in progress, a new match ends the one of "
                         "another client that has waited longest for its client seat, once it "
@@ -27,8 +29,8 @@ def add_arguments(p) -> None:
     g.add_argument("--max-open-matches", type=int, default=d.max_open_matches,
                    help="matches in progress at once (default %(default)s)")
     g.add_argument("--max-open-per-client", type=int, default=d.max_open_per_client,
-                   help="matches in progress at once per client: its token's name with "
-                        "--auth-tokens-file, else its IP address (default %(default)s)")
+                   help=f"matches in progress at once per client: {ONE_CLIENT} "
+                        f"(default %(default)s)")
     g.add_argument("--bot-threads", type=int, default=d.bot_threads,
                    help="search threads all bot seats may use at once: their CPU share "
                         "(default %(default)s)")
@@ -46,9 +48,17 @@ def add_arguments(p) -> None:
     g.add_argument("--max-streams-per-match", type=int, default=d.max_streams_per_match,
                    help="spectators' WatchMatch streams open at once on one match "
                         "(default %(default)s)")
+    g.add_argument("--max-streams-per-client", type=int, default=d.max_streams_per_client,
+                   help=f"spectators' WatchMatch streams open at once from one client: "
+                        f"{ONE_CLIENT}; at least 1 (default %(default)s)")
     g.add_argument("--max-seat-streams", type=int, default=d.max_seat_streams,
                    help="seats' own WatchMatch streams (with a seat token) open at once, "
                         "apart from the spectators' (default %(default)s)")
+    g.add_argument("--max-seat-streams-per-client", type=int,
+                   default=d.max_seat_streams_per_client,
+                   help=f"seats' own WatchMatch streams open at once from one client: "
+                        f"{ONE_CLIENT}; a seat's newest stream still takes the place of its "
+                        f"oldest; at least 1 (default %(default)s)")
 
 
 def build_manager(args, engine_limits):
@@ -63,7 +73,9 @@ def build_manager(args, engine_limits):
                          bot_threads=args.bot_threads, ponder_threads=args.ponder_threads,
                          max_streams=args.max_streams,
                          max_streams_per_match=args.max_streams_per_match,
+                         max_streams_per_client=args.max_streams_per_client,
                          max_seat_streams=args.max_seat_streams,
+                         max_seat_streams_per_client=args.max_seat_streams_per_client,
                          idle_expiry=args.match_idle_expiry, idle_grace=args.match_idle_grace,
                          max_kept_tree_bytes=args.max_kept_tree_mb << 20)
     store = Store(args.db, synchronous=args.db_sync.upper())

@@ -30,6 +30,7 @@ from easel.engine import PLAYER_CHANCE
 
 from ..queue import FairOrder
 from . import draws
+from .errors import DatabaseFailed
 from .match import FINISHED, Match
 from .trees import KeptTrees
 
@@ -307,6 +308,10 @@ class MatchHost(threading.Thread):
             with m.cond:
                 if m.ended:
                     return
+                if m.store is not None and m.store.damaged is not None:
+                    # no move could be kept: no search for one (store.py)
+                    m.cond.wait(STORE_RETRY)
+                    continue
                 version = m.version
                 player = m.state.current_player()
                 deadline = m.deadline()
@@ -332,6 +337,9 @@ class MatchHost(threading.Thread):
         try:
             change()
             return True
+        except DatabaseFailed:          # the store logs each kind of failure once
+            self.match.cond.wait(STORE_RETRY)
+            return False
         except Exception:
             log.exception("match %s: cannot commit; retrying in %.0f s", self.match.id,
                           STORE_RETRY)

@@ -5,12 +5,15 @@ and errors mapped as for every service of the server (server/rpc.py):
 answered INTERNAL).
 
 WatchMatch streams have slots of their own (server/streams.py): spectators
-(no seat token) at most `max_streams` in all and `max_streams_per_match` on
-one match; a seat's own streams apart, at most `max_seat_streams` in all and
-SEAT_STREAMS per seat, where a seat's newer stream takes the place of its
-oldest, so that no one can lock a seat out of watching its own match. A
-stream whose client stops reading is ended (`stream_stall_seconds`), and so
-its slot comes back, match over or not.
+(no seat token) at most `max_streams` in all, `max_streams_per_match` on one
+match and `max_streams_per_client` from one client (server/auth.py
+`Clients`: its token's name or its IP address); a seat's own streams apart,
+at most `max_seat_streams` in all, `max_seat_streams_per_client` from one
+client and SEAT_STREAMS per seat, where a seat's newer stream takes the
+place of its oldest (also when its client is at its own bound), so that no
+one can lock a seat out of watching its own match. A stream whose client
+stops reading is ended (`stream_stall_seconds`), and so its slot comes
+back, match over or not.
 
     manager = MatchManager(Store(path), MatchLimits(), engine_limits).start()
     add_matches(server, manager, engine_limits, search_queue, stream_guard)
@@ -25,7 +28,7 @@ from easel.v1 import matches_pb2_grpc as pb_grpc
 from .. import analysis
 from ..errors import InvalidArgument, LimitReached, Unavailable, quote
 from ..rpc import lenient_handlers, streaming, unary
-from ..streams import StreamGuard
+from ..streams import StreamGuard, per_client
 from .errors import Aborted, PermissionDenied
 from .events import STATUS_NAMES, describe_step, match_info, watch
 from .manager import MatchManager
@@ -98,7 +101,7 @@ class MatchesServicer(pb_grpc.MatchesServicer):
         if not 0 <= request.from_step <= n:
             raise InvalidArgument("from_step", f"must be from 0 to {n} (the steps so "
                                                f"far), got {request.from_step}")
-        ticket = self._open_watch(m, seat, context)
+        ticket = self._open_watch(m, seat, self.queue.clients.of(context), context)
         try:
             yield from self.streams.sending(ticket, watch(
                 m, request.from_step, seat, request.positions,
@@ -112,34 +115,43 @@ class MatchesServicer(pb_grpc.MatchesServicer):
             raise Unavailable("", "the server is shutting down; reconnect with from_step = the "
                                   "last step seen + 1")
 
-    def _open_watch(self, m, seat: int | None, context):
+    def _open_watch(self, m, seat: int | None, client: str, context):
         """The stream's slot (a Ticket): a spectator's, or its seat's own."""
         lim = self.manager.limits
         if seat is None:
-            return self.streams.open(context, [
-                ("max_streams", None, lim.max_streams,
-                 "spectator streams (WatchMatch without a seat token) on this server"),
+            return self.streams.open(context, per_client(
+                "max_streams", lim.max_streams, "max_streams_per_client", client,
+                lim.max_streams_per_client, "spectator streams (WatchMatch without a seat "
+                                            "token)") + [
                 ("max_streams_per_match", m.id, lim.max_streams_per_match,
                  f"spectator streams on match {m.id}")])
         per_seat = ("streams_per_seat", (m.id, seat))
+        counters = per_client("max_seat_streams", lim.max_seat_streams,
+                              "max_seat_streams_per_client", client,
+                              lim.max_seat_streams_per_client,
+                              "seat streams (WatchMatch with a seat token)") + [
+            (*per_seat, SEAT_STREAMS, f"streams of seat {seat} of match {m.id}")]
         for _ in range(2):
             try:
-                return self.streams.open(context, [
-                    ("max_seat_streams", None, lim.max_seat_streams,
-                     "seat streams (WatchMatch with a seat token) on this server"),
-                    (*per_seat, SEAT_STREAMS, f"streams of seat {seat} of match {m.id}")])
+                return self.streams.open(context, counters)
             except LimitReached as e:
-                if e.limit != per_seat[0]:
+                if e.limit not in (per_seat[0], "max_seat_streams_per_client"):
                     raise
-            # The seat's own streams are full: the newest takes the place of
-            # the oldest (a client that lost its connection may not know yet).
+                refused = e
+            # The seat's own streams are full, or its client's: the newest
+            # takes the place of the seat's oldest (a client that lost its
+            # connection may not know yet), so a seat is never locked out of
+            # its own match by its own dead streams.
             ticket = self.streams.take_over(*per_seat, context, (
                 f"a newer WatchMatch stream of seat {seat} took this one's place "
-                f"(at most {SEAT_STREAMS} per seat)"))
+                + (f"(at most {SEAT_STREAMS} per seat)" if refused.limit == per_seat[0]
+                   else "(its client was at limit max_seat_streams_per_client)")))
             if ticket is not None:
                 with m.cond:            # wake the old stream: it ends at once
                     m.cond.notify_all()
                 return ticket
+            if refused.limit != per_seat[0]:
+                raise refused
         raise LimitReached(per_seat[0], f"{SEAT_STREAMS} streams of seat {seat} of match "
                                         f"{m.id} open; retry")
 

@@ -14,12 +14,24 @@ server, loses nothing acknowledged either (benchmarks/bench_matches.py).
 What is stored: token *hashes* (SHA-256), never tokens; the chance seed, which
 is never sent to anyone. One connection, used under a lock: the writes are
 small (one row or two) and serialising them keeps the model simple.
+
+Failures while the server runs (docs/matches.md, "A database that fails
+under a running server"): SQLite's errors become `DatabaseDamaged`
+(DATA_LOSS: the file is damaged, or one match's rows cannot be read back)
+or `DatabaseFailed` (UNAVAILABLE: disk full, an I/O error), whose messages
+say what SQLite reported but never the file's path; the log names the file,
+once per kind of failure. Once SQLite reports damage, nothing more is
+written to the file (a write into a damaged b-tree may spread the damage to
+pages that hold acknowledged steps): `damaged` says why, and stays set
+until the server is restarted (the start's integrity check then refuses
+the file, or passes it if it was repaired).
 """
 from __future__ import annotations
 
 import hashlib
 import hmac
 import json
+import logging
 import os
 import sqlite3
 import stat
@@ -27,7 +39,15 @@ import threading
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
+from .errors import DatabaseDamaged, DatabaseFailed
+
+log = logging.getLogger("easel.server.matches")
+
 SCHEMA_VERSION = 1
+# SQLite's words in a client's message, at most this many characters
+SQLITE_TEXT = 120
+# Matches whose damaged rows were logged (each once), at most this many kept
+LOGGED_MATCHES = 1000
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -253,6 +273,9 @@ class Store:
         self.path = path
         self._lockfile = None
         self._lock = threading.Lock()
+        self.damaged: str | None = None      # SQLite's report of damage, once seen
+        self._logged: set[str] = set()       # failures already logged (bounded)
+        self._log = not read_only            # the tools report failures themselves
         memory = path == ":memory:"
         if not memory:
             _check_files(path)
@@ -338,17 +361,67 @@ class Store:
             self._lockfile = None
 
     def _write(self, statements) -> None:
-        """Run (sql, params) pairs as one transaction, committed on return."""
+        """Run (sql, params) pairs as one transaction, committed on return.
+        Nothing is written to a damaged file (`damaged`)."""
         with self._lock:
+            if self.damaged is not None:
+                raise self._damage_error()
             db = self._db
-            db.execute("BEGIN IMMEDIATE")
             try:
-                for sql, params in statements:
-                    db.execute(sql, params)
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    for sql, params in statements:
+                        db.execute(sql, params)
+                    db.execute("COMMIT")
+                except BaseException:
+                    if db.in_transaction:    # a failed COMMIT may leave it open
+                        try:
+                            db.execute("ROLLBACK")
+                        except sqlite3.Error:
+                            pass
+                    raise
+            except sqlite3.IntegrityError:
+                raise                   # a constraint, not the file: the caller's bug
+            except sqlite3.DatabaseError as e:
+                raise self._failed(e, "written to") from None
+
+    # -- failures under a running server ------------------------------------------
+    def _failed(self, e: sqlite3.DatabaseError, doing: str) -> DatabaseFailed:
+        """The error a client gets for SQLite's `e`; logged once per kind.
+        Damage (SQLITE_CORRUPT, SQLITE_NOTADB) also stops every later write."""
+        name = getattr(e, "sqlite_errorname", "") or type(e).__name__
+        said = str(e)[:SQLITE_TEXT]
+        if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+            if self.damaged is None:
+                self.damaged = said
+                if self._log:
+                    log.error("the match database %s is damaged (SQLite: %s, %s): nothing "
+                              "more is written to it and no new match is taken; stop the "
+                              "server, keep a copy and recover it (sqlite3 %s .recover)",
+                              self.path, said, name, self.path)
+            return self._damage_error()
+        if self._log and name not in self._logged:
+            self._logged.add(name)          # SQLite's error names: a small, fixed set
+            log.error("the match database %s cannot be %s (SQLite: %s, %s); this failure "
+                      "is logged once, each call that meets it is refused UNAVAILABLE",
+                      self.path, doing, said, name)
+        return DatabaseFailed("", f"the match database cannot be {doing} right now "
+                                  f"(SQLite: {said}); nothing was changed; retry later")
+
+    def _damage_error(self) -> DatabaseDamaged:
+        return DatabaseDamaged("", f"the match database is damaged (SQLite: {self.damaged}); "
+                                   f"this server writes nothing more to it and takes no new "
+                                   f"match until its operator recovers it")
+
+    def damaged_match(self, match_id: str, why: str) -> DatabaseDamaged:
+        """One match's rows cannot be read back (the file itself may be
+        sound): the error for its callers, logged once per match."""
+        if self._log and match_id not in self._logged and len(self._logged) < LOGGED_MATCHES:
+            self._logged.add(match_id)
+            log.error("the match database %s: match %s cannot be read back: %s", self.path,
+                      match_id, why[:200])
+        return DatabaseDamaged("", f"match {match_id}'s stored rows are damaged and cannot be "
+                                   f"read back ({why[:SQLITE_TEXT]})")
 
     # -- writes ----------------------------------------------------------------
     def create(self, m: MatchRow) -> None:
@@ -387,9 +460,20 @@ class Store:
     # -- reads -----------------------------------------------------------------
     def _rows(self, sql, params=()):
         with self._lock:
-            return self._db.execute(sql, params).fetchall()
+            try:
+                return self._db.execute(sql, params).fetchall()
+            except sqlite3.DatabaseError as e:
+                raise self._failed(e, "read") from None
 
     def load(self, match_id: str) -> MatchRow | None:
+        """The match's rows, or None. Rows that are there but cannot be
+        what this server wrote: DatabaseDamaged naming the match."""
+        try:
+            return self._load(match_id)
+        except (ValueError, TypeError, KeyError, IndexError) as e:
+            raise self.damaged_match(match_id, f"{type(e).__name__}: {e}") from None
+
+    def _load(self, match_id: str) -> MatchRow | None:
         rows = self._rows("SELECT id, game, status, chance, allow_hints, seed, creator_hash, "
                           "table_hash, client, created_at, updated_at, result FROM matches "
                           "WHERE id=?", (match_id,))
@@ -406,7 +490,7 @@ class Store:
             "SELECT n, action, player, by, at, clock FROM steps WHERE match_id=? ORDER BY n",
             (match_id,))]
         if [s.n for s in m.steps] != list(range(len(m.steps))):
-            raise StoreError(f"match {match_id}: its steps are not numbered 0..{len(m.steps) - 1}")
+            raise ValueError(f"its steps are not numbered 0..{len(m.steps) - 1}")
         return m
 
     def open_ids(self) -> list[str]:

@@ -84,6 +84,120 @@ def test_a_token_list_counts_each_client_by_its_name(named):
     assert sorted(manager._clients.values()) == ["token:alice", "token:bob"]
 
 
+def test_one_client_cannot_hold_every_spectator_slot(tmp_path):
+    """Spectator streams are bounded per client too: alice's streams, on
+    new connections or with made-up headers, stop at her own limit, and bob
+    still watches (before, alice could hold all of max_streams)."""
+    manager = MatchManager(Store(str(tmp_path / "watch.sqlite3")),
+                           MatchLimits(bot_threads=1, max_streams=4, max_streams_per_client=2),
+                           Limits()).start()
+    srv = build_server(port=0, matches=manager,
+                       auth_token={"alice": "tok-alice-1234", "bob": "tok-bob-5678"}).start()
+    address = f"127.0.0.1:{srv.port}"
+    alice = (("authorization", "Bearer tok-alice-1234"),)
+    bob = (("authorization", "Bearer tok-bob-5678"),)
+    channels, streams = [], []
+    try:
+        channels.append(own_channel(address))
+        made = create(matches_pb2_grpc.MatchesStub(channels[0]), bob)
+
+        def watch(md):
+            ch = own_channel(address)          # each on a connection of its own
+            channels.append(ch)
+            s = matches_pb2_grpc.MatchesStub(ch).WatchMatch(
+                pb.WatchMatchRequest(match_id=made.match_id), timeout=60, metadata=md)
+            streams.append(s)
+            return next(s)
+
+        for _ in range(2):
+            assert watch(alice).WhichOneof("event") == "snapshot"
+        for _ in range(2):
+            with pytest.raises(grpc.RpcError) as e:
+                watch(alice)
+            assert_status(e, grpc.StatusCode.RESOURCE_EXHAUSTED, "limit max_streams_per_client",
+                          "from your client")
+        assert srv.streams.held("max_streams") == 2
+        assert watch(bob).WhichOneof("event") == "snapshot"      # bob is not locked out
+        # a seat's own stream is apart from its client's spectator streams
+        own = matches_pb2_grpc.MatchesStub(channels[0]).WatchMatch(pb.WatchMatchRequest(
+            match_id=made.match_id, token=made.seat_tokens[0].token), timeout=60, metadata=alice)
+        streams.append(own)
+        assert next(own).WhichOneof("event") == "snapshot"
+    finally:
+        for s in streams:
+            s.cancel()
+        for ch in channels:
+            ch.close()
+        srv.stop(grace=0)
+        manager.stop()
+        manager.store.close()
+
+
+def test_one_client_cannot_hold_every_seat_stream_yet_a_seat_can_reconnect(tmp_path):
+    """Seats' own streams are bounded per client too: alice, at her bound,
+    cannot open a stream for one more seat, yet a seat she already watches
+    can still reconnect (its newest stream takes the place of its oldest);
+    bob watches his seats (before, alice could hold all of max_seat_streams)."""
+    manager = MatchManager(Store(str(tmp_path / "seats.sqlite3")),
+                           MatchLimits(bot_threads=1, max_seat_streams=4,
+                                       max_seat_streams_per_client=2), Limits()).start()
+    srv = build_server(port=0, matches=manager,
+                       auth_token={"alice": "tok-alice-1234", "bob": "tok-bob-5678"}).start()
+    alice = (("authorization", "Bearer tok-alice-1234"),)
+    bob = (("authorization", "Bearer tok-bob-5678"),)
+    streams = []
+    ch = grpc.insecure_channel(f"127.0.0.1:{srv.port}")
+    stub = matches_pb2_grpc.MatchesStub(ch)
+    try:
+        hers, his = create(stub, alice), create(stub, bob)
+
+        def watch(made, seat, md):
+            s = stub.WatchMatch(pb.WatchMatchRequest(
+                match_id=made.match_id, token=made.seat_tokens[seat].token), timeout=60,
+                metadata=md)
+            streams.append(s)
+            return next(s)
+
+        watch(hers, 0, alice)
+        watch(hers, 1, alice)
+        with pytest.raises(grpc.RpcError) as e:
+            watch(his, 0, alice)                # a seat she holds no stream of
+        assert_status(e, grpc.StatusCode.RESOURCE_EXHAUSTED,
+                      "limit max_seat_streams_per_client", "from your client")
+        assert watch(hers, 0, alice).WhichOneof("event") == "snapshot"      # a reconnect
+        with pytest.raises(grpc.RpcError) as e:
+            next(streams[0])
+        assert_status(e, grpc.StatusCode.ABORTED, "a newer WatchMatch stream of seat 0",
+                      "max_seat_streams_per_client")
+        assert srv.streams.held("max_seat_streams") == 2
+        for seat in (0, 1):
+            assert watch(his, seat, bob).WhichOneof("event") == "snapshot"
+    finally:
+        for s in streams:
+            s.cancel()
+        ch.close()
+        srv.stop(grace=0)
+        manager.stop()
+        manager.store.close()
+
+
+def test_the_per_client_stream_limit_is_a_serve_option(tmp_path):
+    from easel.server.cli import build_parser
+    from easel.server.matches import options
+    args = build_parser().parse_args(["serve", "--db", str(tmp_path / "x.sqlite3"),
+                                      "--max-streams-per-client", "3"])
+    mgr = options.build_manager(args, Limits())
+    try:
+        assert mgr.limits.max_streams_per_client == 3
+        assert mgr.limits.max_seat_streams_per_client == MatchLimits().max_seat_streams_per_client
+    finally:
+        mgr.stop()
+        mgr.store.close()
+    assert MatchLimits().max_streams_per_client < MatchLimits().max_streams
+    with pytest.raises(ValueError, match="limit max_streams_per_client must be at least 1"):
+        MatchLimits(max_streams_per_client=0)
+
+
 class _Context:
     def __init__(self, peer, metadata=()):
         self._peer, self._metadata = peer, metadata
@@ -185,6 +299,37 @@ def test_time_the_server_was_down_is_not_idle_time(manager):
     backdate(first, 3600)                   # its last step was before this server started
     with pytest.raises(LimitReached, match="max_open_matches"):
         mgr.create("connect_four", TWO_CLIENT_SEATS, "server", False, "B")
+
+
+def test_a_restart_after_a_long_stop_does_not_expire_matches_for_the_downtime(tmp_path):
+    """The idle expiry counts the server's uptime, as eviction does: a
+    match whose last step was two days ago, before a stop, is not expired
+    by the restarted server at once; an hour of uptime without a step is."""
+    import sqlite3
+    db = str(tmp_path / "restart.sqlite3")
+    limits = MatchLimits(bot_threads=1, idle_expiry=3600)
+    first = MatchManager(Store(db), limits, Limits()).start()
+    m, _, _, _ = first.create("connect_four", TWO_CLIENT_SEATS, "server", False, "A")
+    first.stop()
+    first.store.close()
+    con = sqlite3.connect(db)                   # the server was down two days
+    con.execute("UPDATE matches SET updated_at = updated_at - 172800 WHERE id = ?", (m.id,))
+    con.commit()
+    con.close()
+    second = MatchManager(Store(db), limits, Limits()).start()
+    try:
+        assert second.resumed == 1
+        second.expire_idle()
+        live = second.get(m.id)
+        assert live.status == "in_progress"
+        assert second.store.load(m.id).status == "in_progress"
+        second._started_at -= 3601             # an hour up, and still no step
+        second.expire_idle()
+        assert live.status == "expired" and "while the server was up" in live.result["detail"]
+        assert second.store.load(m.id).status == "expired"
+    finally:
+        second.stop()
+        second.store.close()
 
 
 def test_a_match_whose_bot_is_to_move_is_not_idle(manager):

@@ -44,6 +44,10 @@ ENGINE_LIMITS = Limits(max_iterations=2000, max_seconds=0.5, max_concurrent_sear
                        max_threads=1, default_iterations=50, max_waiting_searches=4,
                        max_message_bytes=8 << 20, max_analyze_streams=2,
                        max_health_watches=6, max_reflection_streams=3,
+                       # the abuse comes from one address, one client: its own bounds
+                       # are above the totals here, so that the totals are what it fills
+                       max_health_watches_per_client=100,
+                       max_reflection_streams_per_client=100,
                        reflection_idle_seconds=30.0, stream_stall_seconds=1.0)
 MATCH_LIMITS = MatchLimits(max_open_matches=12, max_open_per_client=8, bot_threads=1,
                            max_streams=6, max_streams_per_match=3, max_seat_streams=8)

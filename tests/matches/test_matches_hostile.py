@@ -288,7 +288,7 @@ def _idle_reflection(channel, n):
 
 
 def test_idle_reflection_streams_leave_unary_calls_their_workers(tmp_path):
-    limits = Limits(max_reflection_streams=3)
+    limits = Limits(max_reflection_streams=3, max_reflection_streams_per_client=3)
     manager = MatchManager(Store(str(tmp_path / "m.sqlite3")), MatchLimits(bot_threads=1),
                            limits).start()
     srv = build_server(port=0, limits=limits, matches=manager).start()
@@ -376,6 +376,104 @@ def test_analyze_streams_have_their_own_slots(make_engine):
     first.cancel()              # its search slot and stream slot come back
     _wait(lambda: srv.running_searches() == 0 and srv.streams.held("max_analyze_streams") == 0)
     assert list(stub.Analyze(analyze_request(iterations=100), timeout=30))[-1].final
+
+
+def test_one_client_cannot_hold_every_analyze_slot():
+    """Analyze streams are bounded per client too (its token's name here):
+    alice's third stream is refused naming her own limit, bob still
+    analyzes (before, alice could hold all of max_analyze_streams)."""
+    srv = build_server(port=0, limits=Limits(
+        max_iterations=100_000_000, max_seconds=60, max_concurrent_searches=4,
+        max_analyze_streams=3, max_analyze_streams_per_client=2),
+        auth_token={"alice": "tok-alice-1234", "bob": "tok-bob-5678"}).start()
+    alice = (("authorization", "Bearer tok-alice-1234"),)
+    bob = (("authorization", "Bearer tok-bob-5678"),)
+    streams = []
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{srv.port}") as ch:
+            stub = engine_pb2_grpc.EngineStub(ch)
+
+            def analyze(md):
+                streams.append(stub.Analyze(analyze_request(iterations=50_000_000), timeout=60,
+                                            metadata=md))
+                return next(streams[-1])
+
+            analyze(alice)
+            analyze(alice)
+            with pytest.raises(grpc.RpcError) as e:
+                analyze(alice)
+            assert_status(e, EXHAUSTED, "limit max_analyze_streams_per_client",
+                          "from your client")
+            # told when to retry, as the search queue's refusals are
+            assert ("grpc-retry-pushback-ms", "1000") in tuple(e.value.trailing_metadata())
+            assert not analyze(bob).final           # bob is not locked out
+            assert srv.streams.held("max_analyze_streams") == 3
+            for s in streams:
+                s.cancel()
+    finally:
+        srv.stop(grace=0)
+
+
+def test_one_client_cannot_hold_every_health_watch_or_reflection_stream():
+    """Health watches and reflection streams are bounded per client too:
+    alice's third of each is refused naming her own limit, bob still gets
+    his (before, alice could hold all of each kind)."""
+    srv = build_server(port=0, limits=Limits(
+        max_health_watches=3, max_health_watches_per_client=2,
+        max_reflection_streams=3, max_reflection_streams_per_client=2,
+        # idle streams on purpose: no watchdog may end them on a slow machine
+        reflection_idle_seconds=600, stream_stall_seconds=600),
+        auth_token={"alice": "tok-alice-1234", "bob": "tok-bob-5678"}).start()
+    alice = (("authorization", "Bearer tok-alice-1234"),)
+    bob = (("authorization", "Bearer tok-bob-5678"),)
+    release = threading.Event()
+
+    def nothing():
+        release.wait()
+        return
+        yield                                       # pragma: no cover
+
+    calls = []
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{srv.port}") as ch:
+            health = health_pb2_grpc.HealthStub(ch)
+            reflect = reflection_pb2_grpc.ServerReflectionStub(ch)
+
+            def watch(md):
+                calls.append(health.Watch(health_pb2.HealthCheckRequest(), timeout=120,
+                                          metadata=md))
+                return next(calls[-1])
+
+            def idle(md):
+                calls.append(reflect.ServerReflectionInfo(nothing(), timeout=120, metadata=md))
+                return calls[-1]
+
+            for _ in range(2):
+                watch(alice)
+                idle(alice)
+            _wait(lambda: srv.streams.held("max_reflection_streams") == 2, 60)
+            with pytest.raises(grpc.RpcError) as e:
+                watch(alice)
+            assert_status(e, EXHAUSTED, "limit max_health_watches_per_client",
+                          "from your client")
+            with pytest.raises(grpc.RpcError) as e:
+                next(idle(alice))
+            assert_status(e, EXHAUSTED, "limit max_reflection_streams_per_client",
+                          "from your client")
+            assert watch(bob).status == health_pb2.HealthCheckResponse.SERVING
+            idle(bob)
+            _wait(lambda: srv.streams.held("max_reflection_streams") == 3, 60)
+            assert srv.streams.held("max_health_watches") == 3
+            for c in calls:
+                c.cancel()
+            release.set()
+            # every watch gone before the stop: grpc-health's shutdown sends
+            # NOT_SERVING to each registered watch and waits for the send
+            _wait(lambda: srv.streams.held("max_health_watches") == 0
+                  and srv.streams.held("max_reflection_streams") == 0, 60)
+    finally:
+        release.set()
+        srv.stop(grace=0)
 
 
 class _Context:

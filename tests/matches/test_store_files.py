@@ -6,6 +6,7 @@ file that is not a match database."""
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import random
 import sqlite3
@@ -177,3 +178,115 @@ def test_a_file_that_is_not_sqlite_at_all_is_refused(tmp_path, capsys):
     before = digest(str(db))
     serve_fails(db, capsys, str(db), "not")
     assert digest(str(db)) == before
+
+
+# -- damage under a running server ----------------------------------------------------------
+
+def _damage_under(served, db: str) -> None:
+    """Damage the file as a failing disk or another program would, under
+    the running server: every page but the first overwritten with noise.
+    Another connection first moves the log into the file (a checkpoint),
+    which also makes the server read its pages from the file again."""
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    size = os.path.getsize(db)
+    with open(db, "r+b") as f:
+        f.seek(4096)
+        f.write(random.Random(27).randbytes(size - 4096))
+
+
+def _files(db: str) -> dict:
+    return {p: digest(p) for p in (db, db + "-wal") if os.path.exists(p)}
+
+
+def test_damage_under_a_running_server_is_answered_never_internal(tmp_path, caplog, serve):
+    """A database damaged while the server runs: DATA_LOSS naming the
+    database's problem (never INTERNAL, never the file's path), logged once;
+    no new match is taken, nothing more is written to the file, and the
+    steps acknowledged before stay as they were in memory."""
+    import grpc
+    from match_helpers import assert_status, client, pb
+    from easel.v1 import engine_pb2 as epb
+    db = str(tmp_path / "matches.sqlite3")
+    fill(db, matches=400, steps=5)
+    sql(db, "UPDATE matches SET status='finished'")         # ended: not resumed
+    served = serve(db)                     # tests/matches/conftest.py: stopped afterwards
+    stub = served.matches
+    made = stub.CreateMatch(pb.CreateMatchRequest(game="connect_four",
+                                                  seats=[client(), client()]), timeout=10)
+    token = {t.seat: t.token for t in made.seat_tokens}
+
+    def play(step):
+        return stub.SubmitAction(pb.SubmitActionRequest(
+            match_id=made.match_id, token=token[step % 2], step=step,
+            action=epb.Step(id=step)), timeout=10)
+
+    for step in range(3):
+        play(step)                                      # acknowledged
+    _damage_under(served, db)
+    caplog.set_level(logging.INFO, logger="easel.server")
+    with pytest.raises(grpc.RpcError) as e:
+        play(3)
+    assert_status(e, grpc.StatusCode.DATA_LOSS, "the match database is damaged (SQLite: ")
+    details = e.value.details()
+    assert db not in details and str(tmp_path) not in details and len(details) < 400
+    before = _files(db)
+    calls = [lambda: play(3),
+             lambda: stub.Resign(pb.ResignRequest(match_id=made.match_id,
+                                                  token=token[1]), timeout=10),
+             lambda: stub.Abort(pb.AbortRequest(match_id=made.match_id,
+                                                token=made.creator_token), timeout=10),
+             lambda: stub.GetMatch(pb.GetMatchRequest(match_id="m0123"), timeout=10),
+             lambda: stub.ListMatches(pb.ListMatchesRequest(), timeout=10)]
+    for call in calls * 3:
+        with pytest.raises(grpc.RpcError) as e:
+            call()
+        assert_status(e, grpc.StatusCode.DATA_LOSS, "the match database is damaged")
+    with pytest.raises(grpc.RpcError) as e:
+        stub.CreateMatch(pb.CreateMatchRequest(game="connect_four",
+                                               seats=[client(), client()]), timeout=10)
+    assert_status(e, grpc.StatusCode.UNAVAILABLE, "takes no new matches",
+                  "match database is damaged")
+    served.manager._started_at -= 10 * 24 * 3600        # the janitor may try to expire it
+    served.manager.expire_idle()
+    assert _files(db) == before                         # nothing more written to it
+    got = stub.GetMatch(pb.GetMatchRequest(match_id=made.match_id), timeout=10)
+    assert got.match.status == pb.MATCH_STATUS_IN_PROGRESS and got.match.steps == 3
+    logged = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(logged) == 1 and "is damaged" in logged[0].getMessage(), \
+        [r.getMessage()[:200] for r in logged]
+    assert db in logged[0].getMessage() and "\n" not in logged[0].getMessage()
+    assert "INTERNAL" not in caplog.text
+
+
+def test_a_match_whose_rows_cannot_be_read_back_is_data_loss(tmp_path, caplog, serve):
+    """One match's rows changed under the server (a step missing): that
+    match is DATA_LOSS naming it, logged once; the others are served."""
+    import grpc
+    from match_helpers import assert_status, pb
+    db = str(tmp_path / "matches.sqlite3")
+    fill(db, matches=3, steps=5)
+    sql(db, "UPDATE matches SET status='finished'")
+    served = serve(db)                     # tests/matches/conftest.py: stopped afterwards
+    sql(db, "DELETE FROM steps WHERE match_id='m0001' AND n=2")
+    caplog.set_level(logging.INFO, logger="easel.server")
+    for _ in range(3):
+        with pytest.raises(grpc.RpcError) as e:
+            served.matches.GetMatch(pb.GetMatchRequest(match_id="m0001"), timeout=10)
+        assert_status(e, grpc.StatusCode.DATA_LOSS, "match m0001's stored rows are damaged",
+                      "not numbered")
+    assert served.matches.GetMatch(pb.GetMatchRequest(match_id="m0002"),
+                                   timeout=10).match.steps == 5
+    logged = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(logged) == 1 and "m0001" in logged[0].getMessage()
+    assert served.manager.store.damaged is None         # the file itself is sound
+
+
+def test_the_tools_name_a_match_whose_rows_are_damaged(tmp_path, capsys):
+    db = str(tmp_path / "matches.sqlite3")
+    fill(db, matches=3, steps=5)
+    sql(db, "DELETE FROM steps WHERE match_id='m0001' AND n=2")
+    assert main(["matches", "list", "--db", db]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "match m0001's stored rows are damaged" in err[0], err

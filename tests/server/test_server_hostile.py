@@ -325,6 +325,12 @@ def test_a_port_in_use_is_one_line(tmp_path, which):
     (["--http", "127.0.0.1:99999"], "--http: write HOST:PORT"),
     (["--web-dir", "/no/such/dir"], "--web-dir: '/no/such/dir' is not a directory"),
     (["--http-max-connections", "0"], "max_connections must be at least 1"),
+    (["--http-max-connections-per-client", "0"], "max_connections_per_client must be"),
+    (["--max-analyze-streams-per-client", "0"], "max_analyze_streams_per_client must be"),
+    (["--max-streams-per-client", "0"], "max_streams_per_client must be at least 1"),
+    (["--max-seat-streams-per-client", "0"], "max_seat_streams_per_client must be"),
+    (["--max-health-watches-per-client", "0"], "max_health_watches_per_client must be"),
+    (["--max-reflection-streams-per-client", "0"], "max_reflection_streams_per_client must"),
 ])
 def test_serve_startup_errors_are_one_line(args, fragment):
     out = subprocess.run(

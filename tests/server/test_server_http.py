@@ -499,6 +499,19 @@ def test_a_stream_whose_client_reads_nothing_is_cut(make_http):
 
 
 # -- connections --------------------------------------------------------------------------------------
+def _held_then_closed(port: int, n: int) -> list:
+    """`n` connections from 127.0.0.1 held open, and one more that the
+    server closes on accept: [the n held, and that one]."""
+    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(n)]
+    extra = socket.create_connection(("127.0.0.1", port))
+    extra.settimeout(20)
+    try:
+        assert extra.recv(100) == b""
+    except ConnectionResetError:
+        pass
+    return held + [extra]
+
+
 def test_slow_and_idle_connections_are_closed(make_http):
     from easel.server.http_server import HttpLimits
     srv, base = make_http(http_limits=HttpLimits(request_seconds=0.5, max_connections=3))
@@ -512,14 +525,8 @@ def test_slow_and_idle_connections_are_closed(make_http):
         s.settimeout(20)
         assert s.recv(100) == b"", "the server closes a connection that sends too slowly"
     # at most 3 connections: a fourth is closed on accept
-    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]
-    extra = socket.create_connection(("127.0.0.1", port))
-    extra.settimeout(20)
-    try:
-        assert extra.recv(100) == b""
-    except ConnectionResetError:
-        pass
-    for s in held + [extra, idle, slow, half]:
+    held = _held_then_closed(port, 3)
+    for s in held + [idle, slow, half]:
         s.close()
     # a head that grows past the size limit before it ends is refused
     big = socket.create_connection(("127.0.0.1", port))
@@ -534,6 +541,24 @@ def test_slow_and_idle_connections_are_closed(make_http):
     big.close()
     with httpx.Client(base_url=base) as c:
         assert c.post("/easel.v1.Engine/ListGames", content=b"{}", headers=JSON).status_code == 200
+
+
+def test_one_address_cannot_hold_every_connection(make_http):
+    """Connections are bounded per IP address too: a third from 127.0.0.1
+    is closed on accept, while another address still connects and is
+    answered (before, one address could hold all of max_connections)."""
+    from easel.server.http_server import HttpLimits
+    srv, base = make_http(http_limits=HttpLimits(max_connections=10,
+                                                 max_connections_per_client=2))
+    port = srv.http.port
+    held = _held_then_closed(port, 2)
+    other = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0))
+    other.settimeout(20)
+    other.sendall(b"POST /easel.v1.Engine/ListGames HTTP/1.1\r\nHost: x\r\n"
+                  b"Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+    assert other.recv(100).startswith(b"HTTP/1.1 200")
+    for s in held + [other]:
+        s.close()
 
 
 # -- the web page ---------------------------------------------------------------------------------------
