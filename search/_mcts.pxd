@@ -1,6 +1,8 @@
 # Monte Carlo tree search over the C-level game contract: declarations.
+cimport cython
 from libc.stdint cimport int32_t, int8_t, uint64_t
 
+from easel.engine._core cimport CoreGame
 from easel.engine.contract cimport GameC, MAX_PLAYERS
 from easel.engine.rng cimport RngC
 
@@ -41,3 +43,83 @@ cdef struct TurnStatsC:
     double sum_u2                  # sum of the root player's squared utility
     double sum_win[MAX_PLAYERS]    # sum of win shares (1/k for a k-way tie for first)
     double sum_score[MAX_PLAYERS]  # sum of final scores (when the game has scores)
+
+
+# Where one iteration's descent stands (Tree._iterate and its steps).
+cdef struct WalkC:
+    int node               # the node reached
+    int depth              # its depth: path[0..depth] is the line from the root
+    uint64_t chance_k      # chance events met so far (a PIMC world's k-th draw)
+    int after_chance       # (IS form) a chance event since the last decision node
+
+
+# What one iteration backs up: the game's returns at the end of the playout
+# (or the evaluation where it was cut), the final scores, and the utilities
+# the nodes add (returns plus the score-margin term).
+cdef struct OutcomeC:
+    double r[MAX_PLAYERS]
+    double sc[MAX_PLAYERS]     # set only when the game has scores
+    double u[MAX_PLAYERS]
+
+
+@cython.final
+cdef class Tree:
+    cdef CoreGame core
+    cdef const GameC* g
+    cdef char* root_state
+    cdef char* work            # the position of the running iteration
+    cdef NodeC* nodes
+    cdef int n_nodes, cap_nodes, max_nodes
+    cdef TurnStatsC* ext
+    cdef int n_ext, cap_ext
+    cdef int* path             # the running iteration's line of nodes
+    cdef int path_cap
+    cdef int* actions          # scratch: legal actions
+    cdef int* untried          # scratch: legal actions without a child yet
+    cdef int* outcomes         # scratch: chance outcomes
+    cdef double* probs         # scratch: their probabilities
+    cdef int* stamp_of         # stamp_of[a] == stamp: action a has a child (child_of[a])
+    cdef int* child_of
+    cdef int stamp
+    cdef RngC rng
+    cdef int form
+    cdef double uct_c
+    cdef int rollout_depth
+    cdef bint rollout_policy
+    cdef bint native_playout
+    cdef double margin_weight
+    cdef double policy_bias
+    cdef uint64_t world
+    cdef int root_player
+    cdef volatile int cancelled
+    cdef readonly long long iterations
+    cdef readonly double elapsed
+    # Nodes the readers of the tree (root_children, children) have looked
+    # at: what a decision or an analysis cost after the search, counted so a
+    # test can bound it without timing it.
+    cdef public long long nodes_read
+
+    # the arena
+    cdef void _reset_nodes(self) except *
+    cdef int _new_ext(self) noexcept nogil
+    cdef void _reserve(self, long long want) noexcept
+    cdef int _new_node(self, int parent, int action, int mover, int kind) noexcept nogil
+    # one iteration, step by step (search/_mcts.pyx, "one iteration")
+    cdef void _iterate(self) noexcept nogil
+    cdef void _descend(self, WalkC* w) noexcept nogil
+    cdef bint _chance_step(self, WalkC* w) noexcept nogil
+    cdef bint _decision_step(self, WalkC* w, int p) noexcept nogil
+    cdef int _sort_children(self, int node, int p, int n) noexcept nogil
+    cdef int _policy_action(self, int n) noexcept nogil
+    cdef void _expand(self, WalkC* w, int p, int n_untried, int pa) noexcept nogil
+    cdef int _select(self, int n, int pa) noexcept nogil
+    cdef void _push(self, WalkC* w, int c) noexcept nogil
+    cdef int _sample_chance(self, uint64_t k) noexcept nogil
+    cdef void _playout(self, WalkC* w, OutcomeC* out) noexcept nogil
+    cdef void _rollout(self, uint64_t chance_k, int cut, double* r) noexcept nogil
+    cdef void _utilities(self, OutcomeC* out) noexcept nogil
+    cdef void _backpropagate(self, int depth, OutcomeC* out) noexcept nogil
+    # moving the root
+    cdef void _check_legal(self, int a, int p) except *
+    cdef void _reroot(self, int new_root) except *
+    cdef void _attach_turn_stats(self, int node) except *
