@@ -12,6 +12,9 @@ cdef enum:
     FORM_CLOSED = 1      # closed loop: chance nodes in the tree, one child per outcome
     FORM_PIMC = 2        # a fixed determinization (a world seed) searched closed-loop
 
+    ROLLOUT_RANDOM = 0   # uniformly random playout moves
+    ROLLOUT_POLICY = 1   # the game's rollout policy (GameC.rollout_action)
+
     KIND_DECISION = 0    # the node was reached by a player's action
     KIND_CHANCE = 1      # the node was reached by a chance outcome
 
@@ -43,6 +46,20 @@ cdef struct TurnStatsC:
     double sum_u2                  # sum of the root player's squared utility
     double sum_win[MAX_PLAYERS]    # sum of win shares (1/k for a k-way tie for first)
     double sum_score[MAX_PLAYERS]  # sum of final scores (when the game has scores)
+
+
+# The options a tree takes: the search options of search/params.py marked
+# tree=True, each a field by its name (form and rollout as the values above).
+# Tree.__init__ fills the struct from the checked options in one assignment,
+# and the module refuses to load when the fields and the options differ: a
+# new tree option is its Param, its field here, and the code that reads it.
+cdef struct TreeOptionsC:
+    int form               # FORM_IS, FORM_CLOSED or FORM_PIMC
+    double uct_c           # UCB1's exploration constant
+    int rollout            # ROLLOUT_RANDOM or ROLLOUT_POLICY
+    int rollout_depth      # decisions a playout makes before the evaluation; -1: to the end
+    double margin_weight   # weight of the score-margin term in the utilities
+    double policy_bias     # weight of the bias toward the rollout policy's move
 
 
 # Where one iteration's descent stands (Tree._iterate and its steps).
@@ -82,13 +99,8 @@ cdef class Tree:
     cdef int* child_of
     cdef int stamp
     cdef RngC rng
-    cdef int form
-    cdef double uct_c
-    cdef int rollout_depth
-    cdef bint rollout_policy
+    cdef TreeOptionsC opt
     cdef bint native_playout
-    cdef double margin_weight
-    cdef double policy_bias
     cdef uint64_t world
     cdef int root_player
     cdef volatile int cancelled
@@ -104,21 +116,22 @@ cdef class Tree:
     cdef int _new_ext(self) noexcept nogil
     cdef void _reserve(self, long long want) noexcept
     cdef int _new_node(self, int parent, int action, int mover, int kind) noexcept nogil
-    # one iteration, step by step (search/_mcts.pyx, "one iteration")
+    # one iteration, step by step (search/_mcts.pyx, "one iteration"); inline,
+    # so that the C compiler may put the steps back into one loop
     cdef void _iterate(self) noexcept nogil
-    cdef void _descend(self, WalkC* w) noexcept nogil
-    cdef bint _chance_step(self, WalkC* w) noexcept nogil
-    cdef bint _decision_step(self, WalkC* w, int p) noexcept nogil
-    cdef int _sort_children(self, int node, int p, int n) noexcept nogil
-    cdef int _policy_action(self, int n) noexcept nogil
-    cdef void _expand(self, WalkC* w, int p, int n_untried, int pa) noexcept nogil
-    cdef int _select(self, int n, int pa) noexcept nogil
-    cdef void _push(self, WalkC* w, int c) noexcept nogil
-    cdef int _sample_chance(self, uint64_t k) noexcept nogil
-    cdef void _playout(self, WalkC* w, OutcomeC* out) noexcept nogil
-    cdef void _rollout(self, uint64_t chance_k, int cut, double* r) noexcept nogil
-    cdef void _utilities(self, OutcomeC* out) noexcept nogil
-    cdef void _backpropagate(self, int depth, OutcomeC* out) noexcept nogil
+    cdef inline void _descend(self, WalkC* w) noexcept nogil
+    cdef inline bint _chance_step(self, WalkC* w) noexcept nogil
+    cdef inline bint _decision_step(self, WalkC* w, int p) noexcept nogil
+    cdef inline int _sort_children(self, int node, int p, int n) noexcept nogil
+    cdef inline int _policy_action(self, int n) noexcept nogil
+    cdef inline void _expand(self, WalkC* w, int p, int n_untried, int pa) noexcept nogil
+    cdef inline int _select(self, int n, int pa) noexcept nogil
+    cdef inline void _push(self, WalkC* w, int c) noexcept nogil
+    cdef inline int _sample_chance(self, uint64_t k) noexcept nogil
+    cdef inline void _playout(self, WalkC* w, OutcomeC* out) noexcept nogil
+    cdef inline void _rollout(self, uint64_t chance_k, int cut, double* r) noexcept nogil
+    cdef inline void _utilities(self, OutcomeC* out) noexcept nogil
+    cdef inline void _backpropagate(self, int depth, OutcomeC* out) noexcept nogil
     # moving the root
     cdef void _check_legal(self, int a, int p) except *
     cdef void _reroot(self, int new_root) except *

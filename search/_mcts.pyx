@@ -44,11 +44,30 @@ from easel.engine.rng cimport (RngC, PlayoutRandC, rng_seed, rng_below, rng_unif
                                hash_uniform, pick_index)
 
 FORMS = {"is": FORM_IS, "closed": FORM_CLOSED, "pimc": FORM_PIMC}
-ROLLOUTS = {"random": 0, "policy": 1}   # uniform moves; the game's rollout_action
+ROLLOUTS = {"random": ROLLOUT_RANDOM, "policy": ROLLOUT_POLICY}
 # (the names are the choices of the form and rollout options in search/params.py)
 assert tuple(FORMS) == params.MCTS["form"].choices
 assert tuple(ROLLOUTS) == params.MCTS["rollout"].choices
+
+
+def _option_fields():
+    """The field names of TreeOptionsC (search/_mcts.pxd), read from the
+    dict Cython makes of the struct."""
+    cdef TreeOptionsC none
+    memset(&none, 0, sizeof(TreeOptionsC))
+    return set(<dict> none)
+
+
+TREE_OPTIONS = tuple(params.check_tree_options({}))     # search/params.py, tree=True
+if _option_fields() != set(TREE_OPTIONS):
+    raise ImportError(f"search/_mcts.pxd's TreeOptionsC fields {sorted(_option_fields())} are "
+                      f"not search/params.py's tree options {sorted(TREE_OPTIONS)}: give each "
+                      f"tree=True option a field of its name")
 DEFAULT_MAX_NODES = params.DEFAULT_MAX_NODES
+# A node row's kind and flags (NODE_DTYPE), for the readers of the rows
+# (search/analysis.py, search/pv.py): the values are search/_mcts.pxd's.
+KINDS = {"decision": KIND_DECISION, "chance": KIND_CHANCE}
+FLAGS = {"after_chance": FLAG_AFTER_CHANCE}
 
 NODE_DTYPE = np.dtype([
     ("first_child", np.int32), ("next_sibling", np.int32), ("action", np.int32),
@@ -142,30 +161,25 @@ cdef class Tree:
     def __init__(self, CoreState state not None, unsigned long long seed=0,
                  unsigned long long world_seed=0, int max_nodes=DEFAULT_MAX_NODES,
                  bint native_playout=True, **options):
-        """options: the search options a tree takes (search/params.py, those
-        with tree=True: form, uct_c, rollout, rollout_depth, margin_weight,
-        policy_bias), checked there; the others take their generic values.
-        max_nodes: this tree's cap (a search gives each tree its share)."""
+        """options: the search options a tree takes (TREE_OPTIONS: those of
+        search/params.py with tree=True), checked there; the others take
+        their generic values. max_nodes: this tree's cap (a search gives
+        each tree its share)."""
         cdef int span
         o = params.check_tree_options(options)
-        form, rollout, policy_bias = o["form"], o["rollout"], o["policy_bias"]
         self.core = state.core
         self.g = &self.core.c
-        self.rollout_policy = ROLLOUTS[rollout] == 1
-        if self.rollout_policy and self.g.rollout_action == NULL:
+        # Every option at once into its field (a dict converted to the struct).
+        self.opt = dict(o, form=FORMS[o["form"]], rollout=ROLLOUTS[o["rollout"]])
+        if self.opt.rollout == ROLLOUT_POLICY and self.g.rollout_action == NULL:
             raise ValueError("rollout 'policy': this game has no rollout policy")
         # Random rollouts to the end go through the game's own playout when
         # it has one (GameC.random_playout: the same moves from the same
         # numbers, without a call through the table per step); False keeps
         # the generic loop, to check the two agree and to measure the gain.
         self.native_playout = native_playout
-        if policy_bias > 0.0 and self.g.rollout_action == NULL:
+        if self.opt.policy_bias > 0.0 and self.g.rollout_action == NULL:
             raise ValueError("policy_bias: this game has no rollout policy")
-        self.policy_bias = policy_bias
-        self.form = FORMS[form]
-        self.uct_c = o["uct_c"]
-        self.rollout_depth = o["rollout_depth"]
-        self.margin_weight = o["margin_weight"]
         self.world = world_seed
         self.max_nodes = max(max_nodes, 16)
         rng_seed(&self.rng, seed)
@@ -300,9 +314,10 @@ cdef class Tree:
     # An iteration, step by step: the descent (selection down the tree, the
     # chance events on the way, the expansion of one node), the playout
     # (random or policy moves to the end, or the game's evaluation where it
-    # is cut), the utilities, the backpropagation. Every step is a method of
-    # this final class, with no Python object in it: Cython calls each as a
-    # static C function, which the compiler inlines into the loop.
+    # is cut), the utilities, the backpropagation. Every step is an inline
+    # method of this final class with no Python object in it: a static C
+    # function called directly, which the C compiler puts back into the loop
+    # (the same iterations per second as one long function).
 
     cdef void _iterate(self) noexcept nogil:
         cdef WalkC w
@@ -318,7 +333,7 @@ cdef class Tree:
         self._utilities(&out)
         self._backpropagate(w.depth, &out)
 
-    cdef void _descend(self, WalkC* w) noexcept nogil:
+    cdef inline void _descend(self, WalkC* w) noexcept nogil:
         """Selection and expansion: from the root down to a node added now,
         the end of the game, or a full arena, each step applied to the work
         state and its node put on `path`."""
@@ -333,7 +348,7 @@ cdef class Tree:
             elif self._decision_step(w, p):
                 return
 
-    cdef bint _chance_step(self, WalkC* w) noexcept nogil:
+    cdef inline bint _chance_step(self, WalkC* w) noexcept nogil:
         """A chance event on the way down, sampled and applied. In the IS
         form it has no node (the next decision node is marked as reached
         after chance); in the closed and PIMC forms its outcome is a child,
@@ -343,7 +358,7 @@ cdef class Tree:
         cdef NodeC* nodes
         w.chance_k += 1
         self.g.apply_action(self.g, self.work, a)
-        if self.form == FORM_IS:
+        if self.opt.form == FORM_IS:
             w.after_chance = 1
             return False
         nodes = self.nodes
@@ -358,7 +373,7 @@ cdef class Tree:
             self._push(w, c)
         return True
 
-    cdef bint _decision_step(self, WalkC* w, int p) noexcept nogil:
+    cdef inline bint _decision_step(self, WalkC* w, int p) noexcept nogil:
         """A decision of player `p`: an untried legal action gets a node and
         the descent ends there; once every legal action has one, the child
         UCB1 ranks first is taken. True when the descent ends here."""
@@ -376,7 +391,7 @@ cdef class Tree:
         self._push(w, c)
         return False
 
-    cdef int _sort_children(self, int node, int p, int n) noexcept nogil:
+    cdef inline int _sort_children(self, int node, int p, int n) noexcept nogil:
         """The `n` legal actions (in `actions`) sorted into those `node`
         has a child for (child_of[a], marked by the current stamp; their
         availability counts go up) and the untried ones (into `untried`).
@@ -403,7 +418,7 @@ cdef class Tree:
                 n_untried += 1
         return n_untried
 
-    cdef int _policy_action(self, int n) noexcept nogil:
+    cdef inline int _policy_action(self, int n) noexcept nogil:
         """The action the policy bias leans toward among the `n` legal ones,
         -1 for none.
 
@@ -422,12 +437,12 @@ cdef class Tree:
         so another move is chosen only when it is better by a margin the
         samples show.
         """
-        if self.policy_bias > 0.0 and n > 1:
+        if self.opt.policy_bias > 0.0 and n > 1:
             return self.actions[self.g.rollout_action(self.g, self.work, self.actions, n,
                                                       1.0, 0.0)]
         return -1
 
-    cdef void _expand(self, WalkC* w, int p, int n_untried, int pa) noexcept nogil:
+    cdef inline void _expand(self, WalkC* w, int p, int n_untried, int pa) noexcept nogil:
         """Add a child for one untried action (the policy's, `pa`, when it
         is untried; else one drawn at random) and apply it."""
         cdef int a, c
@@ -442,7 +457,7 @@ cdef class Tree:
         self.nodes[c].flags = w.after_chance
         self._push(w, c)
 
-    cdef int _select(self, int n, int pa) noexcept nogil:
+    cdef inline int _select(self, int n, int pa) noexcept nogil:
         """UCB1 with availability counts over the children of the `n` legal
         actions (child_of, set by _sort_children), with the policy bias's
         bonus on `pa`: the child to descend to."""
@@ -455,27 +470,28 @@ cdef class Tree:
                 last_avail = nodes[c].n_avail
                 log_avail = _ln(nodes[c].n_avail)
             v = (nodes[c].total / nodes[c].n_visits +
-                 self.uct_c * sqrt(log_avail / nodes[c].n_visits))
+                 self.opt.uct_c * sqrt(log_avail / nodes[c].n_visits))
             if self.actions[i] == pa:
-                v += self.policy_bias * sqrt(<double> nodes[c].n_avail) / (nodes[c].n_visits + 1)
+                v += (self.opt.policy_bias * sqrt(<double> nodes[c].n_avail)
+                      / (nodes[c].n_visits + 1))
             if v > best_v:
                 best_v = v
                 best = c
         return best
 
-    cdef void _push(self, WalkC* w, int c) noexcept nogil:
+    cdef inline void _push(self, WalkC* w, int c) noexcept nogil:
         """Descend to node `c`: one step deeper on `path`."""
         w.depth += 1
         self.path[w.depth] = c
         w.node = c
 
-    cdef int _sample_chance(self, uint64_t k) noexcept nogil:
+    cdef inline int _sample_chance(self, uint64_t k) noexcept nogil:
         """The outcome of the chance event at the work state, the `k`-th of
         the iteration: drawn from the tree's generator, or in PIMC from the
         world's fixed number for k."""
         cdef int n
         cdef double u
-        if self.form == FORM_PIMC:
+        if self.opt.form == FORM_PIMC:
             u = hash_uniform(self.world, k)
         else:
             u = rng_uniform(&self.rng)
@@ -484,24 +500,26 @@ cdef class Tree:
         n = self.g.chance_outcomes(self.g, self.work, self.outcomes, self.probs)
         return self.outcomes[pick_index(u, self.probs, n)]
 
-    cdef void _playout(self, WalkC* w, OutcomeC* out) noexcept nogil:
+    cdef inline void _playout(self, WalkC* w, OutcomeC* out) noexcept nogil:
         """The returns (out.r) of the game from where the descent ended:
         uniformly random moves to the end through the game's own playout
         when it has one (and the tree may use it), else the generic loop."""
         cdef const GameC* g = self.g
         cdef PlayoutRandC rnd
-        cdef int cut = self.rollout_depth if (self.rollout_depth >= 0 and g.evaluate != NULL) else -1
-        if cut < 0 and not self.rollout_policy and self.native_playout and (
+        cdef int cut = self.opt.rollout_depth
+        if cut < 0 or g.evaluate == NULL:
+            cut = -1
+        if cut < 0 and self.opt.rollout == ROLLOUT_RANDOM and self.native_playout and (
                 g.random_playout != NULL):
             rnd.rng = &self.rng
             rnd.world = self.world
             rnd.chance_k = w.chance_k
-            rnd.fixed_world = self.form == FORM_PIMC
+            rnd.fixed_world = self.opt.form == FORM_PIMC
             g.random_playout(g, self.work, &rnd, out.r)
         else:
             self._rollout(w.chance_k, cut, out.r)
 
-    cdef void _rollout(self, uint64_t chance_k, int cut, double* r) noexcept nogil:
+    cdef inline void _rollout(self, uint64_t chance_k, int cut, double* r) noexcept nogil:
         """The generic playout over the rule table: random moves, or the
         game's rollout policy's, to the end; or, after `cut` decisions
         (-1: never), the game's evaluation. Chance events continue the
@@ -520,7 +538,7 @@ cdef class Tree:
                 return
             n = g.legal_actions(g, self.work, self.actions)
             if n > 0:
-                if self.rollout_policy and n > 1:
+                if self.opt.rollout == ROLLOUT_POLICY and n > 1:
                     u1 = rng_uniform(&self.rng)
                     u2 = rng_uniform(&self.rng)
                     a = self.actions[g.rollout_action(g, self.work, self.actions, n, u1, u2)]
@@ -535,7 +553,7 @@ cdef class Tree:
                 return
             g.apply_action(g, self.work, a)
 
-    cdef void _utilities(self, OutcomeC* out) noexcept nogil:
+    cdef inline void _utilities(self, OutcomeC* out) noexcept nogil:
         """The final scores (when the game has them) and the utilities the
         nodes add: the returns, plus margin_weight times the score margin
         over the best other player, divided by the game's score scale and
@@ -548,7 +566,7 @@ cdef class Tree:
             g.scores(g, self.work, out.sc)
         for q in range(np_):
             out.u[q] = out.r[q]
-        if have_scores and self.margin_weight > 0.0 and g.facts.score_scale > 0.0 and np_ > 1:
+        if have_scores and self.opt.margin_weight > 0.0 and g.facts.score_scale > 0.0 and np_ > 1:
             for q in range(np_):
                 other = -1e300
                 for i in range(np_):
@@ -559,9 +577,9 @@ cdef class Tree:
                     margin = 1.0
                 elif margin < -1.0:
                     margin = -1.0
-                out.u[q] = out.r[q] + self.margin_weight * margin
+                out.u[q] = out.r[q] + self.opt.margin_weight * margin
 
-    cdef void _backpropagate(self, int depth, OutcomeC* out) noexcept nogil:
+    cdef inline void _backpropagate(self, int depth, OutcomeC* out) noexcept nogil:
         """Add the iteration to the nodes of `path` up to `depth`: a visit,
         the mover's utility, and inside the root player's turn the full
         statistics (utilities, win shares: 1/k for a k-way tie for first, a
@@ -638,6 +656,14 @@ cdef class Tree:
     def root_player(self):
         return self.root_player
 
+    @property
+    def options(self):
+        """The options this tree searches with, by search/params.py's names."""
+        o = <dict> self.opt
+        o["form"] = {v: k for k, v in FORMS.items()}[o["form"]]
+        o["rollout"] = {v: k for k, v in ROLLOUTS.items()}[o["rollout"]]
+        return o
+
     @staticmethod
     def bytes_per_node():
         return sizeof(NodeC)
@@ -706,7 +732,7 @@ cdef class Tree:
             self.g.apply_action(self.g, self.root_state, a)
             if not kept:
                 continue
-            if kind == KIND_CHANCE and self.form == FORM_IS:
+            if kind == KIND_CHANCE and self.opt.form == FORM_IS:
                 continue
             c = self.nodes[node].first_child
             while c >= 0 and not (self.nodes[c].action == a and self.nodes[c].kind == kind

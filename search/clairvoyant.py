@@ -27,8 +27,10 @@ from easel.engine.errors import EaselError
 
 from ._mcts import Tree
 from .bots import player_scores
-from .mcts import Search, SearchError, _mix
+from .errors import SearchError
+from .seeds import mix
 from .stats import interval, seat_outcomes
+from .tree_search import Search
 
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
@@ -118,7 +120,7 @@ class Clairvoyant:
             return legal[0]
         o = self._resolved(state)
         self._decisions += 1
-        tree = Tree(state, form="pimc", seed=_mix(self.seed, self._decisions),
+        tree = Tree(state, form="pimc", seed=mix(self.seed, self._decisions),
                     world_seed=shifted_world(self.world, chance_seen),
                     max_nodes=max(1 << 16, 2 * self.iterations), **o)
         # Stopped early, as MCTSBot stops, once the leader's lead in visits
@@ -167,7 +169,7 @@ def play_world(game, world: int, choose) -> WorldResult:
 
 def world_seed(seed: int, i: int) -> int:
     """The i-th world of a run seeded `seed`."""
-    return _mix(seed, i)
+    return mix(seed, i)
 
 
 # -- a run: many worlds, the clairvoyant and ordinary bots on each ---------------------------
@@ -229,7 +231,7 @@ def plan(game: str, games: int, seed: int, iterations: int, options: dict,
     opts = tuple(sorted(options.items()))
     return [WorldTask(game=game, index=i, world=world_seed(seed, i), player=who,
                       iterations=iterations if who == CLAIRVOYANT else 0, options=opts,
-                      seed=_mix(seed ^ 0xB0D, i))
+                      seed=mix(seed ^ 0xB0D, i))
             for i in range(games) for who in players]
 
 
