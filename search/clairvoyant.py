@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from easel.engine.errors import EaselError
 
+from . import params
 from ._mcts import Tree
 from .bots import player_scores
 from .errors import SearchError
@@ -80,9 +81,9 @@ class ClairvoyantError(EaselError, ValueError):
 
 class Clairvoyant:
     """Chooses moves in one known world: a fresh tree per decision, in the
-    PIMC form on that world, `iterations` a decision. The other search
-    options (uct_c, rollout, rollout_depth, policy_bias, margin_weight) are
-    MCTS's, with the game's defaults where not given."""
+    PIMC form on that world, `iterations` a decision. The other options of
+    the tree (search/params.py, tree=True) are MCTS's, with the game's
+    defaults where not given."""
 
     def __init__(self, game, world: int, iterations: int, seed: int = 0, **options):
         if not isinstance(iterations, int) or iterations < 1:
@@ -108,8 +109,7 @@ class Clairvoyant:
                 o = Search(self.game, state, form="pimc", worlds=1, **self._given).options
             except (SearchError, TypeError) as e:
                 raise ClairvoyantError(f"clairvoyant search: {e}") from e
-            self._options = {k: o[k] for k in ("uct_c", "rollout_depth", "margin_weight",
-                                               "rollout", "policy_bias")}
+            self._options = {k: v for k, v in params.tree_options(o).items() if k != "form"}
         return self._options
 
     def step(self, state, chance_seen: int) -> int:

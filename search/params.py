@@ -3,13 +3,14 @@ range, whether a network request may set it, and what it means.
 
 Everything else is derived from these tables: the keys a bot spec takes and
 their typing (search/specs.py), the one validator (`check_value`) that
-`search.mcts.Search`, `MCTSBot`, the C tree, `GreedyBot`, spec parsing and the
+`search.tree_search.Search`, `MCTSBot`, the C tree, `GreedyBot`, spec parsing and the
 server all call, the server's allow-list (`network`), the generic search
 defaults a game's measured `search_defaults` override (`game=True`), the
 `--help` texts of the commands that take specs and `easel bots`, and the
 option tables of docs/bots.md (`easel bots --markdown` prints them; a test
-keeps the page in step). Adding a search option is one `Param` here, plus the C code
-that reads it when the tree uses it (`tree=True` hands it to `Tree`).
+keeps the page in step). Adding a search option is one `Param` here, plus the code
+that reads it; one the tree uses (`tree=True` hands it to `Tree`) is also a field of its
+name in `TreeOptionsC` (search/_mcts.pxd).
 
 A range is checked wherever a value enters, locally and from the network
 alike; NaN and infinities are refused everywhere. The server adds its own
