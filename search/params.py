@@ -343,6 +343,13 @@ def describe(p: Param) -> dict:
             "range": p.range_text(), "doc": p.doc, "network": p.network}
 
 
+def _marks(p: Param) -> str:
+    """What an option's meaning adds about who may set it: a game's measured
+    defaults (docs/adding-a-game.md), not a network request."""
+    return ((" (a game may set its default)" if p.game else "")
+            + ("" if p.network else " (not from the network)"))
+
+
 def markdown(kinds) -> str:
     """The option tables of docs/bots.md, one per bot kind: `kinds` is
     [(name, doc, {key: Param})]."""
@@ -354,9 +361,7 @@ def markdown(kinds) -> str:
             continue
         out.append("| option | takes | default | meaning |\n| --- | --- | --- | --- |")
         for p in table.values():
-            meaning = p.doc.replace("|", "\\|")
-            if not p.network:
-                meaning += " (not from the network)"
+            meaning = p.doc.replace("|", "\\|") + _marks(p)
             out.append(f"| `{p.name}` | {p.range_text()} | {p.default_words()} | {meaning} |")
         out.append("")
     return "\n".join(out)
@@ -371,8 +376,7 @@ def help_text(kinds, width: int = 100) -> str:
         for p in table.values():
             default = p.default_words()
             default = default if default == "required" else f"default {default}"
-            text = (f"{p.name}: {p.range_text()}, {default}; {p.doc}"
-                    + ("" if p.network else " (not from the network)"))
+            text = f"{p.name}: {p.range_text()}, {default}; {p.doc}" + _marks(p)
             lines.extend(textwrap.wrap(text, width, initial_indent="      ",
                                        subsequent_indent="        "))
     return "\n".join(lines)

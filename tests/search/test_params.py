@@ -275,3 +275,14 @@ def test_every_tree_option_reaches_the_tree_by_its_name():
     assert Tree(state, **given).options == given
     s = Search(game, state, seed=1, threads=2, **given)
     assert [t.options for t in s._trees] == [given, given]
+
+
+def test_the_options_a_game_may_set_are_marked_where_they_are_listed():
+    """docs/bots.md's mcts table (and --help, from the same words) marks the
+    options a game's search_defaults may set (game=True), so that no page
+    keeps its own list of them."""
+    from easel.search.specs import bots_markdown
+    mcts_rows = bots_markdown().split("### `mcts`")[1].split("### ")[0].splitlines()
+    for p in params.MCTS.values():
+        row = next(r for r in mcts_rows if r.startswith(f"| `{p.name}` |"))
+        assert ("(a game may set its default)" in row) == p.game, p.name
