@@ -3,7 +3,8 @@
 Every file the library reads because a user named it goes through here: a
 game's data option (a deck, a board), a steps file for `easel suggest
 --record`, a records file for `easel replay` or `easel arena --resume`, a
-tournament configuration and its journal, and the TLS and bearer-token files
+tournament configuration and its journal, a table position for `easel play
+--position`, and the TLS and bearer-token files
 of `easel serve` and the client commands. A name can be anything, so:
 
 * the file is opened with O_NONBLOCK and checked with fstat on the open
@@ -30,6 +31,7 @@ The caps (`Cap`), each far above any real file of its kind:
 | SECRET_FILES | 1 MiB   | TLS certificates and keys, bearer-token files             |
 | RECORD_FILES | 1 GiB   | game-record files (`easel replay`, `easel arena --resume`) |
 | JOURNALS     | 1 GiB   | tournament journals (`easel tournament --resume/--report`) |
+| POSITION_FILES | 1 MiB | table positions (`easel play --position FILE`)             |
 
 A server's `--max-data-bytes` may only lower DATA_FILES (server/datafiles.py).
 Files the library writes (`--records`, `--json`, the match database) are not
@@ -68,6 +70,7 @@ CONFIG_FILES = Cap(1 * MiB, "tournament configurations", _library("CONFIG_FILES"
 SECRET_FILES = Cap(1 * MiB, "TLS and token files", _library("SECRET_FILES"))
 RECORD_FILES = Cap(1 * GiB, "game-record files", _library("RECORD_FILES"))
 JOURNALS = Cap(1 * GiB, "tournament journals", _library("JOURNALS"))
+POSITION_FILES = Cap(1 * MiB, "position files", _library("POSITION_FILES"))
 
 
 def size_text(n: int) -> str:

@@ -106,6 +106,18 @@ class MCTSBot(Bot):
         self._origin = origin
         return self._search
 
+    def tree_bytes(self) -> int:
+        """Bytes the trees of the search this bot keeps hold (0 without one)."""
+        search = self._search
+        return 0 if search is None else sum(t.memory_bytes() for t in search._trees)
+
+    def forget_tree(self) -> None:
+        """Drop the search this bot keeps (a server bounding the trees its
+        bots hold, server/matches/trees.py): the next decision searches
+        afresh, as with reuse off, from the seed any fresh search at that
+        position takes."""
+        self._search = None
+
     def keeps_tree(self, root, actions) -> bool:
         """Whether this bot keeps a search made at `root` (a state) once
         `actions` (actions and chance outcomes) have been played from it:

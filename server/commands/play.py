@@ -1,22 +1,34 @@
-"""`easel play GAME --vs SPEC`: a person plays a hosted match in the terminal.
+"""`easel play GAME --vs SPEC`: a person plays against bots in the terminal.
 
-Without --server it starts a server of its own in this process (on a free
-loopback port, with a temporary match database unless --db is given) and
-plays against it exactly as against a remote one: the same Matches calls,
-the same event stream. A --server with TLS or a bearer token is reached with
-the client options `easel suggest` has (server/commands/connection.py).
+Two ways to play:
 
-At your turn, type a move by its text, as `?` lists the legal moves (case
-and spacing aside; anything else is refused naming the closest; Tab
-completes them where the terminal allows), `hint` asks the server for one
-(where the match allows hints), `resign` gives up, `quit` aborts the match.
-With --table you also type each chance outcome that happened at your real
-table (a die roll, a card drawn).
+* a local game (the default): the person and the bots at one table in this
+  process (server/playtable/local.py). `--position TEXT|FILE` starts it
+  from a table position (the game's table notation, or a file holding it),
+  and `undo` takes back the person's last decision.
+* a hosted match, with `--server HOST:PORT` (a running `easel serve`,
+  reached with the client options `easel suggest` has,
+  server/commands/connection.py) or with the options only a match has
+  (`--db`, `--clock`, `--increment`: a server started in this process).
+  The Matches service keeps every committed step for good and starts every
+  match at the game's beginning, so a hosted match has neither `undo` nor
+  `--position`.
 
---save FILE keeps the game once the match is over (however it ended): as
-Easel Game Notation if FILE ends in .egn (docs/records.md), else as a JSON
+Either way the person sees the table once per decision of theirs
+(server/playtable/display.py: the game's own compact table), with what the
+others did since and the chance draws summed up on one line, and types a
+move by its text, any start of it no other move shares, or its short form
+(the number `?` lists it with; a Connect Four column 1 to 7);
+server/playtable/moves.py reads it. `hint` asks for a search's advice
+(where the match allows hints), `resign` gives up, `quit` stops. With
+--table the person also types each chance outcome that happened at their
+real table (a die roll, a card drawn).
+
+--save FILE keeps the game once it is over (however it ended): as Easel
+Game Notation if FILE ends in .egn (docs/records.md), else as a JSON
 record; `easel replay`, `easel records show` and `easel suggest --record`
-read it.
+read it. A game started from --position is not saved (a record starts at
+the game's beginning).
 """
 from __future__ import annotations
 
@@ -30,30 +42,43 @@ from easel.server.commands import bot_help, connection
 
 def add_parser(sub):
     p = sub.add_parser("play", help="play a game against bots in the terminal",
-                       description="Play GAME against bots on a server (hosted match). "
-                                   "At your turn type a move's text; '?' lists the legal "
-                                   "moves, 'hint' asks for one, 'resign' gives up, 'quit' "
-                                   "aborts.")
+                       description="Play GAME against bots: a local game, or a hosted match "
+                                   "with --server (or --db, --clock). At your turn type a "
+                                   "move's text, any start of it no other move shares, or its "
+                                   "number as '?' lists them (a Connect Four column 1-7); "
+                                   "'undo' takes back your last move (local games only: a "
+                                   "hosted match keeps every step), 'hint' asks for advice, "
+                                   "'resign' gives up, 'quit' stops.")
     p.add_argument("game", help="game string, e.g. connect_four or 'pig(winscore=50)'")
     p.add_argument("--vs", action="append", required=True, metavar="SPEC",
                    help="bot spec of the other seats, e.g. 'mcts(time=2)'; repeat it to give "
                         "each other seat its own, in seat order")
     p.add_argument("--server", metavar="ADDR",
-                   help="host:port of an `easel serve`; default: start one in this process")
+                   help="play a hosted match on this `easel serve` (host:port); default: a "
+                        "local game in this process")
     connection.add_arguments(p)      # TLS, client certificate, bearer token of --server
-    p.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
+    p.add_argument("--seat", type=int, default=0,
+                   help="your seat, 0-based (default 0: the table calls it player 1)")
+    p.add_argument("--position", metavar="TEXT|FILE",
+                   help="local games: start from this table position, the game's table "
+                        "notation as text or a file holding it (the game's ENCODING.md)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="local games: the seed of the chance draws and the bots (default: "
+                        "a fresh one)")
     p.add_argument("--table", action="store_true",
                    help="table mode: you type each chance outcome (dice, draws) yourself")
     p.add_argument("--no-hints", action="store_true", help="a match without hints")
     p.add_argument("--clock", type=float, default=0.0, metavar="SECONDS",
-                   help="your clock for the match (default: none)")
+                   help="your clock (a hosted match; default: none)")
     p.add_argument("--increment", type=float, default=0.0, metavar="SECONDS",
-                   help="added to your clock after each of your moves")
+                   help="added to your clock after each of your moves (a hosted match)")
     p.add_argument("--hint-iterations", type=int, default=2000,
                    help="search iterations of a hint (default %(default)s)")
-    p.add_argument("--db", help="the local server's match database (default: temporary)")
+    p.add_argument("--db", help="play a hosted match on a server started in this process, "
+                                "keeping it in this match database")
     p.add_argument("--quiet-table", action="store_true",
-                   help="show the table only when you are to act, not after every step")
+                   help="no effect, kept for scripts that give it: the table is shown only "
+                        "when you are to act")
     p.add_argument("--save", metavar="FILE",
                    help="once the match is over, save the game there: EGN text if FILE ends "
                         "in .egn (docs/records.md), else a JSON record")
@@ -61,7 +86,25 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
+def hosted(args) -> bool:
+    """Whether the command plays a hosted match (else a local game)."""
+    return bool(args.server or args.db or args.clock or args.increment)
+
+
 def run(args) -> int:
+    connection.channel_options(args)     # refuses client options without --server, first
+    if not hosted(args):
+        from easel.server.commands import play_local
+        return play_local.run(args)
+    if args.position is not None:
+        print("easel play: error: --position: a hosted match starts at the game's beginning (the "
+              "Matches service takes no position); leave out --server, --db and --clock to "
+              "play a local game from it", file=sys.stderr)
+        return 2
+    return run_hosted(args)
+
+
+def run_hosted(args) -> int:
     import grpc
 
     from easel.engine.errors import EaselError
@@ -109,7 +152,10 @@ class Session:
         self.out = out or sys.stdout
         self.steps = []          # the record so far (engine_pb2.Step)
         self.next_step = 0
-        self._completions: list[str] = []
+        self.news: list[tuple[int, str]] = []      # steps since this seat last decided
+        self.mirror = None       # the match's state kept here, for the table (or None)
+        from easel.server.playtable.prompt import Ask
+        self.ask = Ask(self.say)
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -148,8 +194,11 @@ class Session:
         self.say(f"match {made.match_id}: {self.game}; you are seat {args.seat}; " +
                  ", ".join(f"seat {k}: {v}" for k, v in sorted(self.names.items())) +
                  ("; table mode: you report chance" if args.table else ""))
-        self.say("type a move's text; '?' lists the legal moves, 'hint', 'resign', 'quit'")
-        self._setup_completion()
+        self.say("type a move, any start of it or its number; '?' lists the moves; 'hint', "
+                 "'resign', 'quit' (a hosted match keeps every step: no 'undo')")
+        self.mirror = self._mirror(made.match.game)
+        from easel.server.playtable.prompt import setup_completion
+        setup_completion(self.ask, sys.stdin)
         stream = self.matches.WatchMatch(pb.WatchMatchRequest(
             match_id=made.match_id, token=self.token, positions=True))
         try:
@@ -160,34 +209,68 @@ class Session:
                 self._save(args.save)
 
     def _follow(self, stream) -> int:
-        """Show the match's events, prompting at this seat's turns, to its end."""
+        """Follow the match's events, showing the table and prompting at this
+        seat's turns, to its end."""
+        from easel.server.playtable import display
         from easel.v1 import engine_pb2 as epb
-        args = self.args
         for ev in stream:
             kind = ev.WhichOneof("event")
             if kind == "snapshot":
                 turn, position = ev.snapshot.turn, ev.snapshot.position
-                self.say(position.text.rstrip())
             elif kind == "step":
                 st = ev.step
                 self.steps.append(epb.Step(id=st.action.id, text=st.action.text,
                                            kind=st.action.kind))
                 self.next_step = st.step + 1
-                who = ("chance" if st.player < 0 else
-                       f"seat {st.player} ({self.names.get(st.player, '?')})")
-                self.say(f"{st.step}. {who}: {st.action.text}")
+                if self.mirror is not None:
+                    note = display.move_notes(self.mirror, [st.action.id])[0]
+                    self.mirror.apply_action(st.action.id)
+                else:
+                    note = ""
+                if st.player != self.args.seat:
+                    self.news.append((st.player, st.action.text + note))
                 turn, position = st.turn, st.position
-                if not args.quiet_table or self._mine(turn):
-                    self.say(position.text.rstrip())
             elif kind == "hint":
                 continue
             else:
+                self._show(position)
                 return self._ended(ev.end)
             if self._mine(turn):
+                self._show(position)
                 if self._prompt(turn) == "quit":
                     return 1
         self.say("the stream ended before the match did")
         return 1
+
+    def _mirror(self, game_string: str):
+        """The match's state kept in this process, for the game's own table
+        (server/playtable/display.py), or None when this process cannot
+        build the game (a data file only the server has): the table is then
+        the server's text."""
+        from easel import engine
+        from easel.engine.errors import EaselError
+        try:
+            return engine.load_game(game_string).new_initial_state()
+        except EaselError:
+            return None
+
+    def name(self, player: int) -> str:
+        from easel.server.playtable.layout import player_label
+        if player == self.args.seat:
+            return "you"
+        return f"{player_label(player, self.args.seat)} ({self.names.get(player, '?')})"
+
+    def _show(self, position) -> None:
+        """What happened since this seat last decided, then the table."""
+        from easel.server.playtable import display
+        from easel.server.playtable.prompt import news_lines
+        for line in news_lines(self.news, self.name):
+            self.say(line)
+        self.news = []
+        if self.mirror is not None:
+            display.render(display.table(self.mirror, self.args.seat), self.out)
+        else:
+            self.say(position.text.rstrip())
 
     def _save(self, path: str) -> None:
         """Write the match's record to `path` (EGN text for .egn, else JSON)
@@ -240,85 +323,75 @@ class Session:
         return self.engine.LegalActions(epb.LegalActionsRequest(
             position=epb.Position(record=rec)), timeout=30).actions
 
-    def _setup_completion(self) -> None:
-        if not sys.stdin.isatty():
-            return
-        try:
-            import readline
-        except ImportError:
-            return
-
-        def complete(text, k):
-            hits = [c for c in self._completions if c.lower().startswith(text.lower())]
-            return hits[k] if k < len(hits) else None
-        readline.set_completer(complete)
-        readline.set_completer_delims("")
-        readline.parse_and_bind("tab: complete")
-
     def _prompt(self, turn) -> str | None:
         import grpc
 
+        from easel.server.playtable import display, moves
         from easel.v1 import engine_pb2 as epb
         from easel.v1 import matches_pb2 as pb
         chance = turn.kind == 2
         legal = self._legal()
-        self._completions = [a.text for a in legal] + ["?", "hint", "resign", "quit"]
+        texts = [a.text for a in legal]
+        own = None
+        extra = None
+        if self.mirror is not None and not chance:
+            own = display.own_short_forms(self.mirror, [a.id for a in legal])
+            extra = display.move_notes(self.mirror, [a.id for a in legal])
+        shorts = moves.short_forms(len(legal), own)
+        if chance:
+            extra = [f"  (p={a.probability:.3g})" for a in legal]
         prompt = ("chance: what happened at the table? " if chance
-                  else f"step {self.next_step}, your move: ")
+                  else "your move ('?' lists them): ")
         while True:
-            try:
-                line = input(prompt)
-            except EOFError:
-                self.say("(input ended: resigning)")
-                self.matches.Resign(pb.ResignRequest(match_id=self.match_id, token=self.token),
-                                    timeout=30)
-                return "resigned"
-            text = line.strip()
-            if not text:
-                continue
-            low = text.lower()
-            if low in ("?", "moves", "help"):
-                for a in legal:
-                    extra = f"  (p={a.probability:.3g})" if chance else ""
-                    self.say(f"  {a.text}{extra}")
-                continue
-            if low == "hint":
-                if chance:
-                    self.say("no hints for chance")
-                    continue
+            kind, value = self.ask(prompt, texts, shorts, extra)
+            if kind == "move":
                 try:
-                    h = self.matches.RequestHint(pb.RequestHintRequest(
-                        match_id=self.match_id, token=self.token,
-                        settings=epb.SearchSettings(budget=epb.Budget(
-                            iterations=self.args.hint_iterations), num_candidates=3)),
-                        timeout=120)
+                    self.matches.SubmitAction(pb.SubmitActionRequest(
+                        match_id=self.match_id, step=self.next_step,
+                        token=self.table_token if chance else self.token,
+                        action=epb.Step(id=legal[value].id, text=texts[value])), timeout=30)
+                    return None
                 except grpc.RpcError as e:
-                    self.say(f"no hint: {e.details()}")
-                    continue
-                for c in h.analysis.candidates:
-                    turn_text = "; ".join(s.text for s in c.pv[:max(c.turn_length, 1)])
-                    self.say(f"  {c.rank}. {turn_text}  win {100 * c.win_probability:.0f}%, "
-                             f"{c.visits} visits")
+                    if e.code() == grpc.StatusCode.INVALID_ARGUMENT:
+                        self.say(f"not legal here: {e.details().split(': ', 1)[-1]}")
+                        continue
+                    self.say(f"refused: {e.code().name}: {e.details()}")
+                    return None
+            if value == "eof":
+                self.say("(input ended: resigning)")
+                value = "resign"
+            if value == "undo":
+                self.say("no undo in a hosted match: the server keeps every step once played "
+                         "(docs/matches.md); a local game (no --server, --db, --clock) has it")
                 continue
-            if low == "resign":
+            if value == "hint":
+                self._hint(chance)
+                continue
+            if value == "resign":
                 self.matches.Resign(pb.ResignRequest(match_id=self.match_id, token=self.token),
                                     timeout=30)
                 return "resigned"
-            if low == "quit":
-                self.matches.Abort(pb.AbortRequest(match_id=self.match_id, token=self.creator),
-                                   timeout=30)
-                self.say("match aborted")
-                return "quit"
-            try:
-                self.matches.SubmitAction(pb.SubmitActionRequest(
-                    match_id=self.match_id, step=self.next_step,
-                    token=self.table_token if chance else self.token,
-                    action=epb.Step(text=text)), timeout=30)
-                return None
-            except grpc.RpcError as e:
-                if e.code() == grpc.StatusCode.INVALID_ARGUMENT:
-                    self.say(f"not legal here: {e.details().split(': ', 1)[-1]} ('?' lists "
-                             f"the moves)")
-                    continue
-                self.say(f"refused: {e.code().name}: {e.details()}")
-                return None
+            self.matches.Abort(pb.AbortRequest(match_id=self.match_id, token=self.creator),
+                               timeout=30)
+            self.say("match aborted")
+            return "quit"
+
+    def _hint(self, chance: bool) -> None:
+        import grpc
+
+        from easel.server.commands import hints
+        from easel.v1 import engine_pb2 as epb
+        from easel.v1 import matches_pb2 as pb
+        if chance:
+            self.say("no hints for chance")
+            return
+        try:
+            h = self.matches.RequestHint(pb.RequestHintRequest(
+                match_id=self.match_id, token=self.token,
+                settings=epb.SearchSettings(budget=epb.Budget(
+                    iterations=self.args.hint_iterations), num_candidates=3)),
+                timeout=120)
+        except grpc.RpcError as e:
+            self.say(f"no hint: {e.details()}")
+            return
+        self.say(hints.render(h.analysis))

@@ -21,6 +21,7 @@ from . import draws
 from .errors import FailedPrecondition, LimitReached, NotFound, PermissionDenied
 from .match import ABORTED, EXPIRED, FINISHED, IN_PROGRESS, Match
 from .seats import BotCPU, MatchHost
+from .trees import KeptTrees
 from .store import MatchRow, SeatRow, Store, hash_token
 
 log = logging.getLogger("easel.server.matches")
@@ -43,12 +44,18 @@ class MatchLimits:
     # A full server ends the longest-idle match of another client waiting this
     # long for its client seat (or table) rather than refuse a newcomer.
     idle_grace: float = 60.0
+    # Bytes of search tree all bot seats keep between their moves, whole server
+    # (server/matches/trees.py); each tree is also within --max-search-nodes.
+    max_kept_tree_bytes: int = 512 << 20
 
     def __post_init__(self):
         for name in ("max_open_matches", "max_open_per_client", "bot_threads", "max_streams",
                      "max_streams_per_match", "max_seat_streams"):
             if getattr(self, name) < 1:
                 raise ValueError(f"limit {name} must be at least 1")
+        if self.max_kept_tree_bytes < 0:
+            raise ValueError("limit max_kept_tree_bytes must be at least 0 (0: no seat keeps "
+                             "its tree between moves)")
         if not 0 <= self.ponder_threads <= self.bot_threads:
             raise ValueError("limit ponder_threads must be from 0 to bot_threads")
         for name in ("idle_expiry", "idle_grace"):
@@ -71,6 +78,7 @@ class MatchManager:
         self.limits = limits or MatchLimits()
         self.engine_limits = engine_limits or Limits()
         self.cpu = BotCPU(self.limits.bot_threads, self.limits.ponder_threads)
+        self.kept_trees = KeptTrees(self.limits.max_kept_tree_bytes)
         self._lock = threading.Lock()
         self._open: dict[str, Match] = {}
         self._clients: dict[str, str] = {}      # match id -> client key
@@ -121,7 +129,7 @@ class MatchManager:
 
     def _start(self, m: Match, client: str) -> None:
         m.host = MatchHost(m, self.cpu, on_exit=self._exited,
-                           max_nodes=self.engine_limits.max_search_nodes)
+                           max_nodes=self.engine_limits.max_search_nodes, kept=self.kept_trees)
         with self._lock:
             self._open[m.id] = m
             self._clients[m.id] = client

@@ -35,6 +35,11 @@ def add_arguments(p) -> None:
     g.add_argument("--ponder-threads", type=int, default=d.ponder_threads,
                    help="of those, threads bots may ponder with on opponents' time "
                         "(default %(default)s: no pondering)")
+    g.add_argument("--max-kept-tree-mb", type=int, default=d.max_kept_tree_bytes >> 20,
+                   metavar="MB",
+                   help="MB of search tree all bot seats keep between their moves; over it "
+                        "the seats that moved least recently search their next move afresh "
+                        "(default %(default)s)")
     g.add_argument("--max-streams", type=int, default=d.max_streams,
                    help="spectators' WatchMatch streams (without a seat token) open at once "
                         "(default %(default)s)")
@@ -59,6 +64,7 @@ def build_manager(args, engine_limits):
                          max_streams=args.max_streams,
                          max_streams_per_match=args.max_streams_per_match,
                          max_seat_streams=args.max_seat_streams,
-                         idle_expiry=args.match_idle_expiry, idle_grace=args.match_idle_grace)
+                         idle_expiry=args.match_idle_expiry, idle_grace=args.match_idle_grace,
+                         max_kept_tree_bytes=args.max_kept_tree_mb << 20)
     store = Store(args.db, synchronous=args.db_sync.upper())
     return MatchManager(store, limits, engine_limits).start()

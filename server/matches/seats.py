@@ -31,6 +31,7 @@ from easel.engine import PLAYER_CHANCE
 from ..queue import FairOrder
 from . import draws
 from .match import FINISHED, Match
+from .trees import KeptTrees
 
 log = logging.getLogger("easel.server.matches")
 
@@ -146,7 +147,8 @@ class BotCPU:
 class SeatBot:
     """The bot of one seat, with its spec's budget and the seat's time control."""
 
-    def __init__(self, seat, game, match_seed: bytes, max_nodes: int | None = None):
+    def __init__(self, seat, game, match_seed: bytes, max_nodes: int | None = None,
+                 kept: KeptTrees | None = None):
         from easel.search.mcts import MCTSBot
         from easel.search.specs import make_bot
         self.seat = seat.seat
@@ -162,6 +164,9 @@ class SeatBot:
         self.timed = seat.move_seconds > 0 or seat.clock_seconds > 0
         if self.mcts and self.timed and not _has_budget(seat.bot):
             self.base_iterations = None       # the time control alone sets the budget
+        self.kept = kept if self.mcts else None
+        # Held while the bot searches or ponders: its tree is not dropped then.
+        self._lock = threading.Lock()
 
     def time_budget(self, clock_left: float | None) -> float | None:
         """Seconds this move may take, from the spec and the time control."""
@@ -176,6 +181,13 @@ class SeatBot:
     def move(self, state, clock_left: float | None) -> int:
         if not self.mcts:
             return self.bot.step(state)
+        with self._lock:
+            try:
+                return self._mcts_move(state, clock_left)
+            finally:
+                self._note()
+
+    def _mcts_move(self, state, clock_left: float | None) -> int:
         self.bot.time_limit = self.time_budget(clock_left)
         self.bot.iterations = self.base_iterations
         if self.bot.iterations is None and self.bot.time_limit is None:
@@ -190,7 +202,34 @@ class SeatBot:
         return self.bot.step(state)
 
     def ponder(self, state, seconds: float) -> int:
-        return self.bot.ponder(state, seconds) if self.mcts else 0
+        if not self.mcts:
+            return 0
+        with self._lock:
+            try:
+                return self.bot.ponder(state, seconds)
+            finally:
+                self._note()
+
+    def _note(self) -> None:
+        if self.kept is not None:
+            self.kept.note(self)
+
+    def tree_bytes(self) -> int:
+        return self.bot.tree_bytes() if self.mcts else 0
+
+    def forget_tree(self) -> None:
+        """Drop the kept tree (the caller holds this seat's lock)."""
+        self.bot.forget_tree()
+
+    def try_forget_tree(self) -> bool:
+        """Drop the kept tree unless the bot is searching or pondering now."""
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            self.bot.forget_tree()
+            return True
+        finally:
+            self._lock.release()
 
     def cancel(self) -> None:
         if self.mcts:
@@ -208,7 +247,8 @@ def _has_budget(spec: str) -> bool:
 class MatchHost(threading.Thread):
     """Plays one open match's server side until it ends or the server stops."""
 
-    def __init__(self, match: Match, cpu: BotCPU, on_exit=None, max_nodes: int | None = None):
+    def __init__(self, match: Match, cpu: BotCPU, on_exit=None, max_nodes: int | None = None,
+                 kept: KeptTrees | None = None):
         super().__init__(name=f"match-{match.id}", daemon=True)
         self.match = match
         self.cpu = cpu
@@ -216,10 +256,12 @@ class MatchHost(threading.Thread):
         self.on_exit = on_exit
         self.bots: dict[int, SeatBot] = {}
         self.failed_setup: tuple[int, str] | None = None
+        self.kept = kept
         for seat in match.seats:
             if seat.kind == "bot":
                 try:
-                    self.bots[seat.seat] = SeatBot(seat, match.game, match.row.seed, max_nodes)
+                    self.bots[seat.seat] = SeatBot(seat, match.game, match.row.seed, max_nodes,
+                                                   kept)
                 except Exception as e:     # e.g. a spec this build no longer takes
                     self.failed_setup = (seat.seat, f"seat {seat.seat} ({seat.bot}) could not "
                                                     f"be set up: {type(e).__name__}: {e}")
@@ -249,6 +291,9 @@ class MatchHost(threading.Thread):
         except Exception:       # a bug here must not take the server down
             log.exception("match %s: host failed", self.match.id)
         finally:
+            if self.kept is not None:
+                for bot in self.bots.values():
+                    self.kept.release(bot)
             if self.on_exit is not None:
                 self.on_exit(self.match)
 

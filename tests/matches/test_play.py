@@ -1,6 +1,7 @@
-"""`easel play`: a person at the terminal, against a local server it starts
-itself or against a running one (also one that wants a bearer token, TLS
-and a client certificate); hints, illegal input, table mode."""
+"""`easel play` as a hosted match: against a server it starts itself (--db)
+or a running one (also one that wants a bearer token, TLS and a client
+certificate); hints, illegal input, table mode, saving. The local game (no
+server) is tested in tests/server/test_play_local.py."""
 from __future__ import annotations
 
 import io
@@ -15,44 +16,38 @@ def feed(monkeypatch, lines):
     monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{ln}\n" for ln in lines)))
 
 
-def test_play_connect_four_against_a_local_server(monkeypatch, capsys):
-    moves = ["?", "hint", "x9", "hello"] + [f"x{c}" for c in (3, 3, 2, 4, 1, 5, 0, 6) * 6]
+def test_play_connect_four_against_a_local_server(monkeypatch, capsys, tmp_path):
+    moves = ["?", "hint", "undo", "x9", "hello"] + [f"x{c}" for c in (3, 3, 2, 4, 1, 5, 0, 6) * 6]
     feed(monkeypatch, moves)
-    assert main(["play", "connect_four", "--vs", "mcts(iterations=100)", "--quiet-table"]) == 0
+    assert main(["play", "connect_four", "--vs", "mcts(iterations=100)",
+                 "--db", str(tmp_path / "m.sqlite3")]) == 0
     out = capsys.readouterr().out
     assert "you are seat 0; seat 0: you, seat 1: mcts(iterations=100)" in out
-    assert "  x0\n  x1\n" in out                       # '?' listed the moves
+    assert "  1  x0 (column 1)\n  2  x1 (column 2)\n" in out     # '?' listed the moves
     assert "win " in out and "visits" in out            # the hint
-    assert "not legal here:" in out                     # x9 and hello
-    assert "0. seat 0 (you): x" in out and "1. seat 1 (mcts(iterations=100)): o" in out
+    assert "no undo in a hosted match" in out
+    assert "'x9' is not a move here" in out and "'hello' is not a move here" in out
+    assert "player 2 (mcts(iterations=100)): o" in out
+    assert "1 2 3 4 5 6 7" in out                       # the table, columns from 1
     assert "the match has ended (MATCH_STATUS_FINISHED, END_REASON_GAME_OVER)" in out
 
 
-def test_play_against_a_level(monkeypatch, capsys):
-    feed(monkeypatch, [f"x{c}" for c in (0, 1, 2, 3, 4, 5, 6) * 7])
-    assert main(["play", "connect_four", "--vs", "level(2)", "--no-hints",
-                 "--quiet-table"]) == 0
-    out = capsys.readouterr().out
-    assert "seat 1: level(2)" in out and "the match has ended" in out
+def test_play_hosted_refuses_a_position(monkeypatch, capsys, tmp_path):
+    feed(monkeypatch, [])
+    assert main(["play", "connect_four", "--vs", "random", "--db", str(tmp_path / "m.sqlite3"),
+                 "--position", "x......"]) == 2
+    assert "--position: a hosted match starts at the game's beginning" in capsys.readouterr().err
 
 
-def test_play_resigns_when_input_ends(monkeypatch, capsys):
-    feed(monkeypatch, ["x3"])
-    assert main(["play", "connect_four", "--vs", "random", "--seat", "1", "--no-hints"]) == 0
-    out = capsys.readouterr().out
-    assert "(input ended: resigning)" in out
-    assert "END_REASON_RESIGNED" in out and "seat 1 (you) -1" in out
-
-
-def test_play_table_mode_reads_the_real_dice(monkeypatch, capsys):
+def test_play_table_mode_reads_the_real_dice(monkeypatch, capsys, tmp_path):
     # the person rolls (their seat), reports each die, and stops now and then
     feed(monkeypatch, itertools.islice(itertools.cycle(
         ["roll", "Roll 5", "roll", "Roll 6", "stop", "Roll 4", "roll", "Roll 3"]), 4000))
     assert main(["play", "pig(winscore=30)", "--vs", "heuristic", "--table",
-                 "--quiet-table"]) == 0
+                 "--db", str(tmp_path / "m.sqlite3")]) == 0
     out = capsys.readouterr().out
     assert "table mode: you report chance" in out
-    assert "chance: Roll 5" in out or "chance: Roll 6" in out
+    assert "drawn: Roll 5" in out or "drawn: Roll 6" in out
     assert "the match has ended" in out
 
 
@@ -64,12 +59,14 @@ def test_play_against_a_running_server(served, monkeypatch, capsys):
     assert served.manager.store.list("finished", 5, None)
 
 
-def test_play_refuses_bad_arguments(monkeypatch, capsys):
+def test_play_refuses_bad_arguments(monkeypatch, capsys, tmp_path):
     feed(monkeypatch, [])
     assert main(["play", "connect_four", "--vs", "random", "--seat", "2"]) == 2
     assert "--seat must be from 0 to 1" in capsys.readouterr().out
-    assert main(["play", "connect_four", "--vs", "nobot"]) == 2
-    assert "INVALID_ARGUMENT: seats[1].bot" in capsys.readouterr().err
+    assert main(["play", "connect_four", "--vs", "nobot"]) == 2        # a local game
+    assert "easel play: error: --vs 'nobot' (player 2): " in capsys.readouterr().err
+    assert main(["play", "connect_four", "--vs", "nobot", "--db", str(tmp_path / "m.db")]) == 2
+    assert "INVALID_ARGUMENT: seats[1].bot" in capsys.readouterr().err     # a hosted match
 
 
 def test_export_finished_matches_for_replay(served, tmp_path, capsys):
@@ -150,16 +147,21 @@ def test_get_match_gives_the_record_as_text(served):
     validate_record(rec)
 
 
+@pytest.mark.parametrize("hosted", [False, True])
 @pytest.mark.parametrize("name", ["game.egn", "game.jsonl"])
-def test_play_saves_the_game(monkeypatch, capsys, tmp_path, name):
+def test_play_saves_the_game(monkeypatch, capsys, tmp_path, name, hosted):
     from easel.search.recordfiles import read_records
     from easel.search.records import validate_record
     path = tmp_path / name
     feed(monkeypatch, [f"x{c}" for c in (3, 3, 2, 4, 1, 5, 0, 6) * 6])
-    assert main(["play", "connect_four", "--vs", "random", "--quiet-table",
-                 "--save", str(path)]) == 0
-    assert f"the game is saved in {path}" in capsys.readouterr().out
+    where = ["--db", str(tmp_path / "m.sqlite3")] if hosted else []
+    assert main(["play", "connect_four", "--vs", "random", "--save", str(path)] + where) == 0
+    out = capsys.readouterr().out
+    assert f"the game is saved in {path}" in out
     (_, rec), = read_records(path)
+    # the table (its column numbers above and below) once per decision, and at the end
+    decisions = sum(1 for p, _ in rec["steps"] if p == 0)
+    assert out.count("1 2 3 4 5 6 7\n") == 2 * (decisions + 1)
     assert rec["seats"][0] == {"seat": 0, "spec": "client:you", "kind": "client"}
     validate_record(rec)
     if name.endswith(".egn"):
@@ -237,7 +239,7 @@ def test_play_against_a_server_that_wants_a_bearer_token(hardened, tmp_path, mon
     feed(monkeypatch, CONNECT_FOUR_MOVES)
     assert main(play + ["--auth-token-file", token_file(tmp_path, "s3cret-token")]) == 0
     out = capsys.readouterr().out
-    assert "0. seat 0 (you): x" in out and "the match has ended" in out
+    assert "player 2 (random): o" in out and "the match has ended" in out
     assert store.list("finished", 5, None)
 
 

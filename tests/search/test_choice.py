@@ -59,13 +59,12 @@ def test_temperature_draws_by_value_among_the_well_visited():
     ranked = _moves((3, 100, 0.5), (2, 40, 0.4), (5, 9, 0.9))  # 5: under a tenth of 100 visits
     counts = {3: 0, 2: 0, 5: 0}
     for i in range(4000):
-        bot._decisions = i
-        counts[bot._choose(ranked)] += 1
+        counts[bot._choose(ranked, i)] += 1
     assert counts[5] == 0
     # exp(0.5 / 0.1) : exp(0.4 / 0.1) = e : 1, so 3 is drawn e / (1 + e) = 0.731 of the time
     assert abs(counts[3] / 4000 - math.e / (1 + math.e)) < 0.03
     cold = MCTSBot(engine.load_game("connect_four"), iterations=10, seed=1)
-    assert cold.temperature == 0 and cold._choose(ranked) == 3
+    assert cold.temperature == 0 and cold._choose(ranked, 0) == 3
 
 
 def test_temperature_replays_from_the_seed_and_weakens_the_play():

@@ -98,6 +98,7 @@ def test_a_server_without_the_bot_rebuilds_it_and_answers_the_same(servers, spec
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)      # two 200-game arenas: about 4 minutes on an idle core
 def test_local_and_remote_bots_of_one_spec_come_out_even_over_200_games(servers):
     """The issue's run, 200 games instead of 16 (about 4 minutes on one core):
     `easel arena "vangogh(players=2)" --bots "mcts(iterations=100,threads=1)"
