@@ -19,6 +19,7 @@ from .mcts_bot import BOT_ITERATIONS, TEMPERATURE_SALT, TEMPERATURE_SHARE, MCTSB
 from .params import search_defaults
 from .pv import PV_LENGTH, PVStep
 from .seeds import game_seed
+from .seeds import mix as _mix  # noqa: F401  (the name callers of search.mcts knew)
 from .tree_search import Search
 
 __all__ = ["Analysis", "BOT_ITERATIONS", "Candidate", "FLAG_AFTER_CHANCE", "KIND_CHANCE",

@@ -17,6 +17,7 @@ COMMANDS = [
     "easel.server.commands.arena",
     "easel.server.commands.bound",
     "easel.server.commands.replay",
+    "easel.server.commands.review",
     "easel.server.commands.records",
     "easel.server.commands.play",
     "easel.server.commands.matches",

@@ -47,6 +47,8 @@ class Limits:
     replay_cache_entries: int = 256        # replayed records kept (0: no cache)
     replay_cache_steps: int = 400_000      # steps held by all cached records
     max_analyze_streams: int = 16          # Analyze streams open at once
+    max_review_streams: int = 4            # Review streams open at once
+    max_review_decisions: int = 500        # turns one Review may search (a record of more is refused)
     max_health_watches: int = 128          # health Watch streams open at once (no thread each)
     max_reflection_streams: int = 8        # reflection streams open at once
     reflection_idle_seconds: float = 60.0  # a reflection stream with no request this long ends
@@ -63,7 +65,8 @@ class Limits:
         for name in ("max_iterations", "max_concurrent_searches", "max_threads",
                      "max_message_bytes", "default_iterations", "default_report_ms",
                      "default_report_candidates", "max_data_bytes", "max_waiting_per_client",
-                     "max_analyze_streams", "max_health_watches", "max_reflection_streams"):
+                     "max_analyze_streams", "max_review_streams",
+                     "max_review_decisions", "max_health_watches", "max_reflection_streams"):
             if getattr(self, name) < 1:
                 raise ValueError(f"limit {name} must be at least 1")
         for name in ("max_waiting_searches", "replay_cache_entries", "replay_cache_steps",

@@ -34,7 +34,7 @@ from grpc_health.v1 import health_pb2
 from easel.v1 import engine_pb2 as pb
 from easel.v1 import engine_pb2_grpc as pb_grpc
 
-from . import analysis, bot_replay, positions, reflection
+from . import analysis, bot_replay, positions, reflection, review
 from .auth import BearerTokenInterceptor, Clients
 from .datafiles import DataFiles
 from .errors import InvalidArgument, quote
@@ -61,8 +61,9 @@ def _game_of(request) -> str:
     if hasattr(request, "game") and isinstance(request.game, str):
         return quote(request.game, 40)
     pos = getattr(request, "position", None)
-    if pos is None:
-        return "-"
+    if pos is None:         # a Review: its record's game (EGN text names it inside)
+        source = request.WhichOneof("source") if hasattr(request, "egn_text") else None
+        return quote(request.record.game, 40) if source == "record" else "-"
     form = pos.WhichOneof("form")
     return quote(getattr(pos, form).game, 40) if form else "-"
 
@@ -243,6 +244,17 @@ class EngineServicer(pb_grpc.EngineServicer):
         finally:
             self.queue.release(control)
 
+    @streaming("Review", engine_fields)
+    def Review(self, request, context):
+        # Its own slots, as Analyze's: a Review stream holds a worker for all
+        # its turns; each turn's search waits in the fair queue.
+        with self.streams.slot(context, [("max_review_streams", None,
+                                          self.limits.max_review_streams, "Review streams")]
+                               ) as ticket:
+            yield from self.streams.sending(ticket, review.run(
+                request, self.files, self.cache, self.limits,
+                lambda: self._acquire(context), self.queue.release))
+
 
 def _why_ended(context) -> str:
     left = context.time_remaining()
@@ -372,9 +384,10 @@ def worker_count(limits: Limits, matches=None, extra_workers: int = 8) -> int:
     that no kind of long call can take the threads of the others. Running
     and waiting searches (Suggest, Analyze, hints) are bounded by the search
     queue; each reflection stream and each WatchMatch stream holds one; a
-    health Watch holds none (its servicer answers by callback)."""
+    health Watch holds none (its servicer answers by callback). A Review
+    stream holds one between its turns' searches too."""
     workers = (limits.max_concurrent_searches + limits.max_waiting_searches
-               + limits.max_reflection_streams + extra_workers)
+               + limits.max_reflection_streams + limits.max_review_streams + extra_workers)
     if matches is not None:
         workers += matches.limits.max_streams + matches.limits.max_seat_streams
     return workers

@@ -20,3 +20,24 @@ def first_loadable(load, candidates):
     if first_error is None:
         raise AssertionError("the scenario offers no position to load")
     raise first_error
+
+
+def positions_in_play(game, choose, games=2, seed=0, every=7):
+    """States met in `games` games played with choose(state, rng) at the
+    decisions and random chance: every `every`-th state and each game's end."""
+    import random
+
+    from easel import engine
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        s = game.new_initial_state()
+        k = 0
+        while not s.is_terminal():
+            if k % every == 0:
+                out.append(s.clone())
+            s.apply_action(engine.draw_outcome(s, rng) if s.is_chance_node()
+                           else choose(s, rng))
+            k += 1
+        out.append(s)
+    return out

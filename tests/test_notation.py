@@ -115,3 +115,77 @@ def test_games_without_notation_say_so(name, impl):
         game.new_initial_state().to_notation()
     with pytest.raises(StateFormatError, match=f"{name} has no table notation"):
         game.state_from_notation("anything")
+
+
+def _writes_derived(spec) -> bool:
+    """Whether the game's notation writer can also write the derived parts
+    (`write(game, view, derived=True)`, docs/table-notation.md)."""
+    import inspect
+    from easel.engine.kit import load_hook
+    entry = engine.parse_game_string(spec)[0]
+    return "derived" in inspect.signature(load_hook(entry, "notation").write).parameters
+
+
+@pytest.mark.parametrize("spec,impl", NOTATION_PARAMS)
+def test_derived_parts_written_anyway_load_the_same_position(spec, impl):
+    """docs/table-notation.md: `to_notation()` writes the shortest form (the
+    round trip above); a person may write the derived parts too, and the
+    notation then loads the same position (and is never the shorter)."""
+    if not _writes_derived(spec):
+        pytest.skip(f"{spec}: the notation's writer does not write the derived parts")
+    from easel.engine.kit import load_hook
+    game = engine.load_game(spec, impl)
+    hook = load_hook(game.entry, "notation")
+    rng = random.Random(seed_for("notation-derived", spec, impl))
+    state = game.new_initial_state()
+    k = 0
+    while True:
+        if k % 4 == 0:
+            view = state.to_json()
+            full = hook.write(game, view, derived=True)
+            short = state.to_notation()
+            assert len(short) <= len(full), f"{spec}: the shortest form is longer:\n{short}"
+            assert game.state_from_notation(full).to_json() == view, full
+        if state.is_terminal():
+            break
+        state.apply_action(engine.draw_outcome(state, rng) if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+        k += 1
+
+
+# -- what a person need not write (docs/table-notation.md) ----------------------------
+
+def _derived_keywords(entry):
+    """The keywords of the parts a game's notation derives (its module's
+    DERIVED), or None for a notation that does not say."""
+    if not declares_notation(entry):
+        return None
+    from easel.engine.kit import load_hook
+    return getattr(load_hook(entry, "notation"), "DERIVED", None)
+
+
+DERIVING = [pytest.param(e.name, n, id=f"{e.name}-{n}") for e in engine.registered_games()
+            if _derived_keywords(e) for n in range(e.min_players, e.max_players + 1)]
+
+
+@pytest.mark.parametrize("name,players", DERIVING)
+def test_derived_parts_are_left_out_and_come_back(name, players):
+    """For every player count: the notation of random reachable positions
+    writes none of the derived parts, and reads back to the same position up
+    to hidden order (the game's `canonical`, when its view holds an order
+    nobody at the table sees)."""
+    entry = engine.game_entry(name)
+    game = engine.load_game(f"{name}(players={players})", "reference")
+    module = __import__(entry.hooks.notation, fromlist=["DERIVED"])
+    same = getattr(module, "canonical", lambda view: view)
+    rng = random.Random(seed_for("notation-derived", name, str(players)))
+    state, k = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if k % 11 == 0:
+            text = state.to_notation()
+            keys = {line.split()[0].lower() for line in text.splitlines() if line.strip()}
+            assert not keys & set(module.DERIVED), text
+            assert same(game.state_from_notation(text).to_json()) == same(state.to_json()), text
+        state.apply_action(engine.draw_outcome(state, rng) if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+        k += 1

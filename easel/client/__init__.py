@@ -198,3 +198,16 @@ class EngineClient:
                               report_candidates=report_candidates,
                               until_cancelled=until_cancelled),
             timeout=self._timeout(timeout))
+
+    def review(self, game: str = "", steps=(), egn_text: str | None = None,
+               game_index: int = 0, timeout=None, **search):
+        """The stream of ReviewResponse messages of a recorded game (a
+        ReviewedDecision per turn, then the ReviewSummary; docs/review.md):
+        the game as game and steps, or as EGN text (game_index picks one of
+        its games). search: as for `suggest`, the budget per turn."""
+        request = pb.ReviewRequest(settings=settings(**search), game_index=game_index)
+        if egn_text is not None:
+            request.egn_text = egn_text
+        else:
+            request.record.CopyFrom(record(game, steps))
+        return self.stub.Review(request, timeout=self._timeout(timeout))

@@ -124,11 +124,13 @@ def action_to_string(view: dict, action: int) -> str:
 
 
 def state_to_string(view: dict) -> str:
+    # Players are named from 1, as in the table notation (docs/table-notation.md).
+    cp = view["current_player"]
+    mover = f"player {cp + 1}" if cp >= 0 else ("chance" if cp == -1 else "nobody")
     lines = [f"Van Gogh, {view['players']} player(s) — round {view['round']}, "
-             f"turn {view['turn'] + 1}, phase {view['phase']}, "
-             f"to move: {view['current_player']}"]
+             f"turn {view['turn'] + 1}, phase {view['phase']}, to move: {mover}"]
     holder = view["token_holder"]
-    lines.append(f"Starting Player token: {'nobody' if holder < 0 else f'player {holder}'}; "
+    lines.append(f"Starting Player token: {'nobody' if holder < 0 else f'player {holder + 1}'}; "
                  f"finished paintings: {view['finished']}; deck: {len(view['deck'])} cards")
     for i, pv in enumerate(view["paintings"]):
         if pv["card"] < 0:
@@ -150,6 +152,6 @@ def state_to_string(view: dict) -> str:
     lines.append(f"  bag: {bag}; whites: {view['whites']}")
     for p, pal in enumerate(view["palettes"]):
         ina = ", ".join(x or "." for x in pal["inactive"])
-        lines.append(f"  player {p} ({pal['color']}): {view['scores'][p]} EP; active: "
+        lines.append(f"  player {p + 1} ({pal['color']}): {view['scores'][p]} EP; active: "
                      f"{', '.join(pal['active']) or '-'}; inactive: {ina}")
     return "\n".join(lines) + "\n"

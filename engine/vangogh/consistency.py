@@ -3,8 +3,8 @@
 view.state_from_view checks each field's type and range and that the
 Minigoghs add up to the box; `check_position` then checks the fields against
 each other, so that a position the loader accepts plays on to a proper end
-with both implementations. Every refusal is a StateFormatError naming the
-field and the reason. The invariants are those of the phase machine
+with both implementations. A refusal is one UnreachablePositionError (a
+StateFormatError) naming every field at fault and the reason. The invariants are those of the phase machine
 (ENCODING.md "Phases", "Turn flow", "Settling"); where play could reach a
 position only through a long history the check is not exact, it errs on the
 side of accepting (e.g. the table below 5 Minigoghs with a non-empty bag is
@@ -13,8 +13,10 @@ reachable: the table is only refilled after Eugene, RULINGS.md R11).
 from __future__ import annotations
 
 import copy
+from contextvars import ContextVar
 
 from easel.engine.errors import StateFormatError
+from easel.engine.viewfields import Problems
 
 from .fields import FIELDS
 from .rules import (ACTIVE_CAP, ANNA, BLUE_C, BOX_WHITES, CHARS, COLOURS, EUGENE, GACHET,
@@ -39,8 +41,16 @@ _PAINT_MAX = 6
 _END_MAX = ACTIVE_CAP * 3 + 9          # end scoring: 7 whites and 1+3+5 (R4)
 
 
+# Where `_bad` records problems while `check_position` runs (a context
+# variable: positions load in several server threads at once).
+_SINK: ContextVar[Problems | None] = ContextVar("vangogh_problems", default=None)
+
+
 def _bad(field, problem):
-    raise StateFormatError(f"vangogh state: field '{field}': {problem}")
+    sink = _SINK.get()
+    if sink is None:
+        raise StateFormatError(f"vangogh state: field '{field}': {problem}")
+    sink.add(field, problem)
 
 
 def score_limit(r) -> int:
@@ -58,9 +68,29 @@ def _max_steps(char, primary):
 
 
 def check_position(s) -> None:
-    """Refuse (StateFormatError naming the field) a state `s` (a reference
-    VanGoghState filled by the loader) that play cannot reach or that would
-    misbehave; see the module docstring."""
+    """Refuse a state `s` (a reference VanGoghState filled by the loader) that
+    play cannot reach or that would misbehave, naming every field at fault at
+    once (UnreachablePositionError, a StateFormatError); see the module
+    docstring. A check that cannot run on fields already found wrong ends the
+    search: what was found is named."""
+    out = Problems("vangogh")
+    token = _SINK.set(out)
+    try:
+        _check_fields(s)
+    except Exception:
+        if not out:
+            raise
+    finally:
+        _SINK.reset(token)
+    out.raise_any()
+    # The position as a node: settled, with something to decide or draw
+    # (only a position whose fields agree is stepped; the setup's chance
+    # phases are checked above).
+    if s.phase not in SETUP:
+        _check_node(s)
+
+
+def _check_fields(s) -> None:
     r = s.r
     n = r.n
     ph = s.phase
@@ -165,9 +195,6 @@ def check_position(s) -> None:
 
     # -- what is under way
     _check_pending(s)
-
-    # -- the position as a node: settled, with something to decide or draw
-    _check_node(s)
 
 
 def _check_setup(s):

@@ -1,72 +1,53 @@
-"""Van Gogh table notation: a position as a player would write down the table.
+"""Van Gogh table notation: a position as a person at the table writes it.
 
-    round 2; turn 1; chosen VanGogh Anna; hat 1
-    scores 14 9
-    painting 1: #4 . YL BU . .
-    painting 2: #11 . . . . . .
-    painting 3: #0 GU . . .
-    framed #7
-    table YL GS PU VD VD
-    waiting Gachet BL; waiting Postman YU PS
-    palette 0: YL YL WU / . YS YU
-    palette 1: BS / BL BS BU
+    round 4
+    chosen Eugene
+    token 2
+    scores 12 22 16
+    painting 1 Placeholder painting 5: BU . . VD .
+    painting 2 Placeholder painting 11: . . GU . . .
+    painting 3 Placeholder painting 6: VU PD GS . YU
+    framed Placeholder painting 13
+    table BL PD GL GU VD
+    waiting DrGachet GS, MadameGinoux YL GS, Anna YS GL
+    palette 1: YL BL PS PD GL VU VD / . YS YU
+    palette 2: YS BL PD VU / BL BS BU
+    palette 3: PU
 
-The grammar, with more examples, is in ENCODING.md ("Table notation"). What
-the table shows is written; what follows from it is derived: the bag is the
-box minus every visible Minigogh, the white supply likewise, the deck is every
-card neither open nor framed, the turn number is how many characters were
-chosen this round. `read` returns the JSON view, which the one validating
-loader (view.state_from_view) then checks, so every form of a position passes
-the same checks.
+The grammar is in ENCODING.md ("Table notation"), the rules every game's
+notation shares in docs/table-notation.md. Only what the table shows is
+written; the rest is derived: the bag and the white supply (the box minus
+every visible Minigogh), the deck (every card neither open nor framed), the
+turn number (characters chosen), whose turn it is (the round's starter, R7,
+and the turn number), the round's starter, who may use Anna's ability, the
+actor of a primary action, an untouched inactive area (R14). A derived part
+written anyway is checked against the derived value. Players, painting slots,
+spaces and inactive spaces count from 1, as in the action texts.
+
+`read` returns the JSON view after the one validating loader
+(view.state_from_view) has accepted it, so every form of a position passes
+the same checks; every problem of the text is named at once, each with its
+line, its keyword and what to write.
 """
 from __future__ import annotations
 
 import re
 
-from easel.engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
-from easel.engine.errors import StateFormatError
+from easel.engine.errors import GameSpecError, StateFormatError
 
-from .fields import FIELDS
-from .rules import (ANNA, BOX_PER_COLOUR, BOX_WHITES, CHARS, COLOURS, INACTIVE, N_CHARS,
-                    N_COLOURS, N_PAINTINGS, ORIENTS, PHASES, WHITE, parse_piece,
-                    piece_name, rules_of)
+# current_player_of, pending_at_rest, CHAR_WORDS: the names the package's
+# tests and helpers take from here.
+from .notation_derive import (current_player_of, default_actor,  # noqa: F401
+                              default_inactive, default_phase, default_steps,
+                              pending_at_rest, starter_of)
+from .notation_lines import Statements, check_loads
+from .notation_words import (CHAR_WORDS, COLOUR_LETTERS, MAX_ECHO, POSTMAN_BITS, Reader, Stop,
+                             echo, short_piece, strip_comment)
+from .rules import ANNA, CHARS, COLOURS, N_CHARS, N_COLOURS, rules_of
 
-# One letter per colour (purple is V, violet: P is pink) and per orientation.
-COLOUR_LETTERS = "YBPGVW"
-ORIENT_LETTERS = "LSUD"
-# Characters as one word each (the names with their spaces and dots removed).
-CHAR_WORDS = tuple(re.sub(r"[^A-Za-z]", "", c) for c in CHARS)
-_POSTMAN_BITS = (("paint", 1), ("restart", 2), ("epiphany", 4))
-_CHANCE_PHASES = ("setup_cards", "setup_table", "setup_palette", "ginoux_draw", "roll",
-                  "sec_draw", "refill", "card", "blue_draw", "eor")
-KEYWORDS = ("round", "turn", "chosen", "hat", "ability", "brush", "scores", "painting",
-            "framed", "table", "waiting", "palette", "phase", "doing", "actor", "steps",
-            "used", "hand", "draws", "queue", "blue", "resume", "card-slot", "eor", "setup")
-
-
-def current_player_of(view: dict) -> int:
-    """Who acts in the view's position: the chance player in a chance phase,
-    the turn player in CHOOSE, the acting player in any other decision."""
-    ph = view["phase"]
-    if ph == "end":
-        return PLAYER_TERMINAL
-    if ph in _CHANCE_PHASES:
-        return PLAYER_CHANCE
-    if ph == "choose":
-        return view["turn_player"]
-    return view["pending"]["act_player"]
-
-
-def pending_at_rest(r) -> dict:
-    """The view's `pending` with every field at rest (fields.py): where a
-    notation's last line does not say otherwise."""
-    return FIELDS.rest_view("pending", r)
-
-
-# ------------------------------------------------------------------- write
-def short_piece(name: str) -> str:
-    code = parse_piece(name)
-    return COLOUR_LETTERS[code // 4] + ORIENT_LETTERS[code % 4]
+MAX_LINES = 200         # a position takes about 15; more is not a position
+MAX_STATEMENTS = 400    # the same with several on a line (`;`)
+MAX_SHOWN = 25          # problems listed in one refusal (the rest counted)
 
 
 def _pieces(names) -> str:
@@ -78,374 +59,181 @@ def _colours(counts: dict) -> str:
                     for _ in range(counts[COLOURS[c]])) or "-"
 
 
-def write(game, view: dict) -> str:
+def _title(r, cid):
+    """A card by its title; by its id (#id) where two cards share the title."""
+    name = r.deck.cards[cid].name
+    plain = (name.strip() == name and name not in ("", "-") and not name.startswith("#")
+             and not re.search(r"[:,;]|\s#(\s|$)", name))
+    if plain and sum(c.name.lower() == name.lower() for c in r.deck.cards) == 1:
+        return name
+    return f"#{cid}"
+
+
+def write(game, view: dict, derived: bool = False) -> str:
+    """The notation of `view`: the shortest form (every derived part and every
+    line at its default left out), or with `derived` every part a person may
+    write, derived ones included (the reader checks those)."""
     r = rules_of(game)
-    pend = view["pending"]
-    chosen = [CHAR_WORDS[c] for c, ch in enumerate(view["characters"]) if ch["taken"]]
-    head = [f"round {view['round']}", f"turn {view['turn_player']}",
-            "chosen " + (" ".join(chosen) or "-"),
-            "hat " + (str(view["token_holder"]) if view["token_holder"] >= 0 else "-")]
-    if view["ability_spent"]:
-        head.append("ability spent")
-    if view["brush_used"]:
-        head.append("brush used")
-    lines = ["; ".join(head), "scores " + " ".join(str(x) for x in view["scores"])]
+    taken = [ch["taken"] for ch in view["characters"]]
+    lines = [f"round {view['round']}"]
+    starter = starter_of(r, view["round"], view["token_holder"], taken[ANNA])
+    if derived or starter is None:
+        lines.append(f"turn {view['turn_player'] + 1}")
+    chosen = [CHAR_WORDS[c] for c in range(N_CHARS) if taken[c]]
+    if chosen or derived:
+        lines.append("chosen " + (" ".join(chosen) or "-"))
+    if view["token_holder"] >= 0 or derived:
+        lines.append("token " + (str(view["token_holder"] + 1) if view["token_holder"] >= 0
+                               else "-"))
+    if view["ability_spent"] or derived:
+        lines.append("ability " + ("spent" if view["ability_spent"] else "open"))
+    if view["brush_used"] or (derived and r.solo):
+        lines.append("brush " + ("used" if view["brush_used"] else "unused"))
+    lines.append("scores " + " ".join(str(x) for x in view["scores"]))
     for slot, pv in enumerate(view["paintings"]):
         if pv["card"] < 0:
-            lines.append(f"painting {slot + 1}: -")
-        else:
-            spaces = " ".join(short_piece(x) if x else "." for x in pv["occupants"])
-            lines.append(f"painting {slot + 1}: #{pv['card']} {spaces}")
+            lines.append(f"painting {slot + 1} -")
+            continue
+        line = f"painting {slot + 1} {_title(r, pv['card'])}"
+        if derived or any(pv["occupants"]):
+            line += ": " + " ".join(short_piece(x) if x else "." for x in pv["occupants"])
+        lines.append(line)
     shown = set(view["deck"]) | {pv["card"] for pv in view["paintings"]}
     framed = [i for i in range(len(r.deck.cards)) if i not in shown]
     if framed:
-        lines.append("framed " + " ".join(f"#{i}" for i in framed))
-    lines.append("table " + _pieces(view["table"]))
-    waiting = [f"waiting {CHAR_WORDS[c]} {_pieces(ch['waiting'])}"
+        lines.append("framed " + ", ".join(_title(r, i) for i in framed))
+    if view["table"] or derived:
+        lines.append("table " + _pieces(view["table"]))
+    waiting = [f"{CHAR_WORDS[c]} {_pieces(ch['waiting'])}"
                for c, ch in enumerate(view["characters"]) if ch["waiting"]]
     if waiting:
-        lines.append("; ".join(waiting))
+        lines.append("waiting " + ", ".join(waiting))
     for p, pal in enumerate(view["palettes"]):
-        ina = " ".join(short_piece(x) if x else "." for x in pal["inactive"])
-        lines.append(f"palette {p}: {_pieces(pal['active'])} / {ina}")
-    # What is under way (absent where a turn begins).
-    tail = []
-    if view["phase"] != "choose":
-        tail.append(f"phase {view['phase']}")
-    if pend["act_char"] is not None:
-        tail.append(f"doing {CHAR_WORDS[CHARS.index(pend['act_char'])]} "
-                    f"{'primary' if pend['act_primary'] else 'secondary'}")
-    if pend["act_player"] >= 0:
-        tail.append(f"actor {pend['act_player']}")
-    if pend["steps_left"]:
-        tail.append(f"steps {pend['steps_left']}")
-    if pend["postman_used"]:
-        tail.append("used " + " ".join(w for w, bit in _POSTMAN_BITS if pend["postman_used"] & bit))
-    if any(pend["hand"].values()):
-        tail.append("hand " + _colours(pend["hand"]))
-    if pend["draws_left"]:
-        tail.append(f"draws {pend['draws_left']}")
-    if any(pend["roll_queue"].values()):
-        tail.append("queue " + _colours(pend["roll_queue"]))
-    if pend["blue_colour"] is not None:
-        tail.append("blue " + COLOUR_LETTERS[COLOURS.index(pend["blue_colour"])])
-    if pend["resume"] is not None:
-        tail.append(f"resume {pend['resume']}")
-    if pend["card_slot"] >= 0:
-        tail.append(f"card-slot {pend['card_slot'] + 1} then {pend['card_resume']}")
-    if pend["eor_char"]:
-        tail.append("eor " + (CHAR_WORDS[pend["eor_char"]] if pend["eor_char"] < N_CHARS
-                              else "end"))
-    if pend["setup_k"]:
-        tail.append(f"setup {pend['setup_k']}")
-    if tail:
-        lines.append("; ".join(tail))
+        line = f"palette {p + 1}: {_pieces(pal['active'])}"
+        if derived or pal["inactive"] != default_inactive(r, p):
+            line += " / " + " ".join(short_piece(x) if x else "." for x in pal["inactive"])
+        lines.append(line)
+    lines += _write_pending(r, view, derived)
     return "\n".join(lines) + "\n"
 
 
-# -------------------------------------------------------------------- read
-class _Reader:
-    def __init__(self, game, text):
-        self.r = rules_of(game)
-        self.text = text
-        self.where = ""
-
-    def bad(self, problem):
-        where = f" in {self.where!r}" if self.where else ""
-        raise StateFormatError(f"vangogh notation{where}: {problem}")
-
-    def int(self, tok, what, lo, hi):
-        if not re.fullmatch(r"-?\d+", tok or ""):
-            self.bad(f"{what} must be an integer, got {tok!r}")
-        v = int(tok)
-        if not lo <= v <= hi:
-            self.bad(f"{what} must be from {lo} to {hi}, got {v}")
-        return v
-
-    def player(self, tok, what):
-        return self.int(tok, what, 0, self.r.n - 1)
-
-    def piece(self, tok, what):
-        """A Minigogh: two letters (colour YBPGVW, orientation LSUD) or a full
-        name such as blue-upright."""
-        t = tok.upper()
-        if len(t) == 2 and t[0] in COLOUR_LETTERS and t[1] in ORIENT_LETTERS:
-            return piece_name(COLOUR_LETTERS.index(t[0]) * 4 + ORIENT_LETTERS.index(t[1]))
-        try:
-            return piece_name(parse_piece(tok))
-        except ValueError:
-            self.bad(f"{what}: {tok!r} is not a Minigogh; write a colour letter "
-                     f"({'/'.join(COLOUR_LETTERS)}: yellow, blue, pink, green, purple (violet), "
-                     f"white) and an orientation letter ({'/'.join(ORIENT_LETTERS)}: lying down, "
-                     f"sideway, upright, upside down), e.g. BU")
-
-    def pieces(self, toks, what):
-        if toks == ["-"]:
-            return []
-        return [self.piece(t, f"{what} {i + 1}") for i, t in enumerate(toks)]
-
-    def space(self, tok, what):
-        return None if tok == "." else self.piece(tok, what)
-
-    def colour(self, tok, what):
-        t = tok.upper()
-        if len(t) == 1 and t in COLOUR_LETTERS[:N_COLOURS]:
-            return COLOUR_LETTERS.index(t)
-        if tok.lower() in COLOURS:
-            return COLOURS.index(tok.lower())
-        self.bad(f"{what}: {tok!r} is not a colour; colours: "
-                 f"{', '.join(COLOUR_LETTERS[:N_COLOURS])} ({', '.join(COLOURS)})")
-
-    def colour_counts(self, toks, what):
-        out = {c: 0 for c in COLOURS}
-        if toks != ["-"]:
-            for t in toks:
-                out[COLOURS[self.colour(t, what)]] += 1
-        return out
-
-    def char(self, tok, what):
-        low = tok.lower()
-        for c, w in enumerate(CHAR_WORDS):
-            if low == w.lower() or low == w.lower().removeprefix("dr").removeprefix("madame"):
-                return c
-        self.bad(f"{what}: unknown character {tok!r}; characters: {', '.join(CHAR_WORDS)}")
-
-    def phase(self, tok, what):
-        t = tok.lower().replace("-", "_")
-        if t not in PHASES:
-            self.bad(f"{what}: unknown phase {tok!r}; phases: {', '.join(PHASES)}")
-        return t
-
-    def card(self, tok, what):
-        if not tok.startswith("#"):
-            self.bad(f"{what}: a card is written #id (its id in the deck file), got {tok!r}")
-        return self.int(tok[1:], what, 0, len(self.r.deck.cards) - 1)
+def _write_pending(r, view, derived):
+    """What is under way, each line only where it is not at its default."""
+    pend = view["pending"]
+    ph = view["phase"]
+    out = []
+    char = pend["act_char"]
+    if derived or ph != default_phase(char):
+        out.append(f"phase {ph}")
+    if char is not None:
+        out.append(f"doing {CHAR_WORDS[CHARS.index(char)]} "
+                   f"{'primary' if pend['act_primary'] else 'secondary'}")
+    actor = default_actor(r, ph, char, pend["act_primary"], view["turn_player"],
+                          view["ability_player"])
+    if pend["act_player"] != actor or (derived and pend["act_player"] >= 0):
+        out.append(f"actor {pend['act_player'] + 1}" if pend["act_player"] >= 0 else "actor -")
+    if pend["postman_used"]:
+        out.append("used " + " ".join(w for w, bit in POSTMAN_BITS
+                                      if pend["postman_used"] & bit))
+    base = pend["resume"] or (pend["card_resume"] if ph == "card" else ph)
+    if pend["steps_left"] != default_steps(r, base, char, pend["act_primary"],
+                                           pend["postman_used"]) or (derived and
+                                                                    pend["steps_left"]):
+        out.append(f"steps {pend['steps_left']}")
+    if any(pend["hand"].values()):
+        out.append("hand " + _colours(pend["hand"]))
+    if pend["draws_left"]:
+        out.append(f"draws {pend['draws_left']}")
+    if any(pend["roll_queue"].values()):
+        out.append("queue " + _colours(pend["roll_queue"]))
+    if pend["blue_colour"] is not None:
+        out.append("blue " + COLOUR_LETTERS[COLOURS.index(pend["blue_colour"])])
+    if pend["resume"] is not None:
+        out.append(f"resume {pend['resume']}")
+    if pend["card_slot"] >= 0:
+        out.append(f"card-slot {pend['card_slot'] + 1} then {pend['card_resume']}")
+    if pend["eor_char"]:
+        out.append("eor " + (CHAR_WORDS[pend["eor_char"]] if pend["eor_char"] < N_CHARS
+                             else "end"))
+    if pend["setup_k"]:
+        out.append(f"setup {pend['setup_k']}")
+    return out
 
 
-def _statements(text):
-    for raw in re.split(r"[;\n]", text):
-        line = raw.split("//")[0].strip()
-        if line:
-            yield line
+def _lines(text):
+    """(line number, keyword, words, text after the keyword) of each
+    statement; a `;` also ends a statement (one line may hold several)."""
+    for no, raw in enumerate(text.splitlines(), start=1):
+        for part in strip_comment(raw).split(";"):
+            body = part.strip()
+            if body:
+                head, _, rest = body.partition(" ")
+                yield no, head, rest.strip()
 
 
 def read(game, text) -> dict:
-    """The JSON view of the position the notation `text` describes (raises
-    StateFormatError naming the statement and the problem)."""
+    """The JSON view of the position the notation `text` describes, checked by
+    the loader; a StateFormatError names every problem at once."""
     if not isinstance(text, str):
         raise StateFormatError(f"vangogh notation must be text, got {type(text).__name__}")
-    rd = _Reader(game, text)
-    r = rd.r
-    n = r.n
-    seen = {}
-    taken = [0] * N_CHARS
-    waiting = [[] for _ in range(N_CHARS)]
-    paintings = [None] * N_PAINTINGS
-    palettes = [None] * n
-    framed = []
-    pend = pending_at_rest(r)
-    top = {"phase": "choose", "token_holder": -1, "ability_spent": 0, "brush_used": 0,
-           "table": []}
-    for line in _statements(text):
-        rd.where = line
-        head, _, rest = line.partition(" ")
-        kw = head.lower().rstrip(":")
-        args = rest.replace(",", " ").split()
-        if kw not in KEYWORDS:
-            rd.bad(f"unknown statement {head!r}; statements start with one of: "
-                   f"{', '.join(KEYWORDS)}")
-        key = kw
-        if kw in ("painting", "palette", "waiting"):
-            if not args:
-                rd.bad(f"{kw}: missing its number" if kw != "waiting" else
-                       "waiting: missing the character")
-            key = (kw, args[0].rstrip(":").lower())
-        if key in seen:
-            rd.bad(f"given twice (first as {seen[key]!r})")
-        seen[key] = line
-
-        def one(what, count=1):
-            if len(args) != count:
-                rd.bad(f"{what} takes {count} value{'s' if count > 1 else ''}, got {len(args)}")
-            return args[0]
-
-        if kw == "round":
-            top["round"] = rd.int(one("round"), "round", 1, max(r.max_rounds, r.solo_rounds))
-        elif kw == "turn":
-            top["turn_player"] = rd.player(one("turn"), "turn (the player whose turn it is)")
-        elif kw == "chosen":
-            if args != ["-"]:
-                for t in args:
-                    c = rd.char(t, "chosen")
-                    if taken[c]:
-                        rd.bad(f"chosen: {CHAR_WORDS[c]} named twice")
-                    taken[c] = 1
-        elif kw == "hat":
-            tok = one("hat")
-            top["token_holder"] = -1 if tok == "-" else rd.player(tok, "hat (token holder)")
-        elif kw in ("ability", "brush"):
-            word = one(kw).lower()
-            done = {"ability": ("spent", "open"), "brush": ("used", "unused")}[kw]
-            if word not in done:
-                rd.bad(f"{kw}: write '{kw} {done[0]}' or '{kw} {done[1]}', got {word!r}")
-            top["ability_spent" if kw == "ability" else "brush_used"] = int(word == done[0])
-        elif kw == "scores":
-            if len(args) != n:
-                rd.bad(f"scores: {n} players, {len(args)} scores given")
-            top["scores"] = [rd.int(t, f"score of player {p}", 0, 100000)
-                             for p, t in enumerate(args)]
-        elif kw == "painting":
-            slot = rd.int(args[0].rstrip(":"), "painting slot", 1, N_PAINTINGS) - 1
-            body = args[1:]
-            if body == ["-"]:
-                paintings[slot] = {"card": -1, "occupants": []}
-                continue
-            if not body:
-                rd.bad(f"painting {slot + 1}: write '#id' and its spaces, or '-' for an empty slot")
-            cid = rd.card(body[0], f"painting {slot + 1}")
-            card = r.deck.cards[cid]
-            spaces = body[1:]
-            if len(spaces) != len(card.orient):
-                rd.bad(f"painting {slot + 1}: card #{cid} has {len(card.orient)} spaces, "
-                       f"{len(spaces)} written ('.' for an empty space)")
-            paintings[slot] = {
-                "card": cid, "name": card.name, "frame": list(card.frame),
-                "orientations": [ORIENTS[o] for o in card.orient], "bonus": list(card.bonus),
-                "occupants": [rd.space(t, f"painting {slot + 1} space {k + 1}")
-                              for k, t in enumerate(spaces)]}
-        elif kw == "framed":
-            for t in args:
-                cid = rd.card(t, "framed")
-                if cid in framed:
-                    rd.bad(f"framed: card #{cid} named twice")
-                framed.append(cid)
-        elif kw == "table":
-            top["table"] = rd.pieces(args, "table Minigogh")
-        elif kw == "waiting":
-            c = rd.char(args[0], "waiting")
-            waiting[c] = rd.pieces(args[1:] or ["-"], f"waiting on {CHAR_WORDS[c]}")
-        elif kw == "palette":
-            p = rd.player(args[0].rstrip(":"), "palette (player)")
-            body = " ".join(args[1:])
-            if body.count("/") != 1:
-                rd.bad(f"palette {p}: write the active Minigoghs, '/', then the "
-                       f"{INACTIVE} inactive spaces ('.' when empty)")
-            act, ina = (x.split() for x in body.split("/"))
-            ina_sp = [rd.space(t, f"palette {p} inactive space {i + 1}") for i, t in enumerate(ina)]
-            if len(ina_sp) != INACTIVE:
-                rd.bad(f"palette {p}: {len(ina_sp)} inactive spaces written, a palette has "
-                       f"{INACTIVE} ('.' when empty)")
-            palettes[p] = {"color": COLOURS[r.colours[p]],
-                           "active": sorted(rd.pieces(act or ["-"], f"palette {p} active"),
-                                            key=parse_piece),
-                           "inactive": ina_sp}
-        elif kw == "phase":
-            top["phase"] = rd.phase(one("phase"), "phase")
-        elif kw == "doing":
-            if len(args) != 2 or args[1].lower() not in ("primary", "secondary"):
-                rd.bad("doing: write the character and 'primary' or 'secondary'")
-            pend["act_char"] = CHARS[rd.char(args[0], "doing")]
-            pend["act_primary"] = int(args[1].lower() == "primary")
-        elif kw == "actor":
-            pend["act_player"] = rd.player(one("actor"), "actor")
-        elif kw == "steps":
-            pend["steps_left"] = rd.int(one("steps"), "steps", 0, 3)
-        elif kw == "used":
-            words = dict(_POSTMAN_BITS)
-            for t in args:
-                if t.lower() not in words:
-                    rd.bad(f"used: {t!r} is not a palette action (paint, restart, epiphany)")
-                pend["postman_used"] |= words[t.lower()]
-        elif kw == "hand":
-            pend["hand"] = rd.colour_counts(args, "hand")
-        elif kw == "draws":
-            pend["draws_left"] = rd.int(one("draws"), "draws", 0, 3)
-        elif kw == "queue":
-            pend["roll_queue"] = rd.colour_counts(args, "queue")
-        elif kw == "blue":
-            pend["blue_colour"] = COLOURS[rd.colour(one("blue"), "blue")]
-        elif kw == "resume":
-            pend["resume"] = rd.phase(one("resume"), "resume")
-        elif kw == "card-slot":
-            if len(args) != 3 or args[1].lower() != "then":
-                rd.bad("card-slot: write 'card-slot K then PHASE'")
-            pend["card_slot"] = rd.int(args[0], "card-slot", 1, N_PAINTINGS) - 1
-            pend["card_resume"] = rd.phase(args[2], "card-slot ... then")
-        elif kw == "eor":
-            tok = one("eor")
-            pend["eor_char"] = N_CHARS if tok.lower() == "end" else rd.char(tok, "eor")
-        elif kw == "setup":
-            pend["setup_k"] = rd.int(one("setup"), "setup", 0, 2 * n)
+    rd = Reader(game)
+    lines = text.splitlines()
+    if len(lines) > MAX_LINES:
+        raise StateFormatError(f"vangogh notation: {len(lines)} lines; a position takes at most "
+                               f"{MAX_LINES} (limit MAX_LINES)")
+    got = Statements(rd)
+    first = True
+    for k, (no, head, rest) in enumerate(_lines(text)):
+        if k == MAX_STATEMENTS:
+            raise StateFormatError(f"vangogh notation: more than {MAX_STATEMENTS} statements; a "
+                                   f"position takes about 15 (limit MAX_STATEMENTS)")
+        rd.where = f"line {no} ({head.lower().rstrip(':')[:MAX_ECHO]})"
+        if head.lower().startswith("vangogh"):
+            rd.where = f"line {no} (game)"
+            if not first:
+                rd.add("the game string goes on the first line", "it first, or leave it out")
+            _check_header(rd, head + (" " + rest if rest else ""))
+        else:
+            try:
+                got.statement(no, head, rest)
+            except Stop:
+                pass
+        first = False
     rd.where = ""
-    for need in ("round", "turn", "scores"):
-        if need not in seen:
-            rd.bad(f"missing the '{need}' statement")
-    for slot in range(N_PAINTINGS):
-        if paintings[slot] is None:
-            rd.bad(f"missing 'painting {slot + 1}: ...' ('-' for an empty slot)")
-    for p in range(n):
-        if palettes[p] is None:
-            rd.bad(f"missing 'palette {p}: ...'")
-    open_cards = [pv["card"] for pv in paintings if pv["card"] >= 0]
-    for cid in framed:
-        if cid in open_cards:
-            rd.bad(f"card #{cid} is both open and framed")
-    deck = [i for i in range(len(r.deck.cards)) if i not in framed and i not in open_cards]
-
-    # Derived: the turn number, the round's starter, the Anna ability's owner.
-    tpr = r.turns_per_round
-    turn = sum(taken) - (1 if pend["act_char"] is not None else 0)
-    if not 0 <= turn <= tpr:
-        rd.bad(f"chosen: {sum(taken)} characters chosen, a round has {tpr} turns")
-    tp = top["turn_player"]
-    starter = (tp - min(turn, tpr - 1)) % n
-    ability_player = (top["token_holder"] if taken[ANNA] and not r.solo
-                      and top["token_holder"] >= 0 else -1)
-    if pend["act_char"] is not None and not pend["act_primary"] and not r.solo:
-        pend["sec_k"] = (pend["act_player"] - tp) % n
-    # The bag and the white supply: the box minus what is visible.
-    visible = [0] * (N_COLOURS + 1)
-
-    def see(name):
-        visible[parse_piece(name) // 4] += 1
-    for x in top["table"]:
-        see(x)
-    for w in waiting:
-        for x in w:
-            see(x)
-    for pv in paintings:
-        for x in pv["occupants"]:
-            if x:
-                see(x)
-    for pal in palettes:
-        for x in pal["active"] + [y for y in pal["inactive"] if y]:
-            see(x)
-    for c in range(N_COLOURS):
-        visible[c] += pend["hand"][COLOURS[c]] + pend["roll_queue"][COLOURS[c]]
-    if pend["blue_colour"] is not None:
-        visible[COLOURS.index(pend["blue_colour"])] += 1
-    bag = {}
-    for c in range(N_COLOURS):
-        left = BOX_PER_COLOUR - 1 - visible[c]
-        if left < 0:
-            rd.bad(f"{visible[c]} {COLOURS[c]} Minigoghs are in play; the box has "
-                   f"{BOX_PER_COLOUR - 1} besides the score token")
-        bag[COLOURS[c]] = left
-    whites = BOX_WHITES - visible[WHITE]
-    if whites < 0:
-        rd.bad(f"{visible[WHITE]} white Minigoghs are in play; the box has {BOX_WHITES}")
-    view = {
-        "players": n, "colors": [COLOURS[c] for c in r.colours],
-        "phase": top["phase"], "current_player": None,
-        "round": top["round"], "turn": turn, "first_starter": r.start,
-        "round_starter": starter, "turn_player": tp, "token_holder": top["token_holder"],
-        "ability_player": ability_player, "ability_spent": top["ability_spent"],
-        "brush_used": top["brush_used"], "finished": len(framed),
-        "scores": top["scores"], "bag": bag, "whites": whites,
-        "table": sorted(top["table"], key=parse_piece),
-        "characters": [{"name": CHARS[c], "taken": taken[c], "waiting": waiting[c]}
-                       for c in range(N_CHARS)],
-        "paintings": paintings, "deck": deck, "palettes": palettes, "pending": pend,
-    }
-    view["current_player"] = current_player_of(view)
+    view = got.view()
+    if view is not None and not rd.problems:
+        check_loads(rd, game, view, got)
+    _raise_any(rd)
     return view
+
+
+def _check_header(rd, body):
+    from easel.engine.registry import split_game_string
+    game = rd.game
+    try:
+        entry, pairs = split_game_string(body)
+        params = dict(game.params)
+        for key, value in pairs:
+            params[key] = entry.options[key].parse(entry.name, key, value)
+        same = entry.name == game.name and params == game.params
+    except (GameSpecError, StateFormatError, KeyError) as e:
+        rd.add(f"{echo(body)} is not a game string ({echo(e)})", game.spec)
+        return
+    if not same:
+        rd.add(f"the notation is for {echo(body)}, the game read is {game.spec}",
+               f"{game.spec} or leave it out")
+
+
+def _raise_any(rd):
+    if not rd.problems:
+        return
+    texts = [(f"{where}: " if where else "") + problem
+             + ("" if write is None else f"; write {write}")
+             for where, problem, write in rd.problems]
+    more = (f"; and {len(texts) - MAX_SHOWN} more (limit MAX_SHOWN)"
+            if len(texts) > MAX_SHOWN else "")
+    message = "vangogh notation: " + (texts[0] if len(texts) == 1 else
+                                      f"{len(texts)} problems: " + "; ".join(
+                                          f"({k}) {t}" for k, t in
+                                          enumerate(texts[:MAX_SHOWN], start=1)) + more)
+    raise StateFormatError(message)

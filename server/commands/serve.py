@@ -83,6 +83,11 @@ def add_parser(sub):
                         "faster (0: none; default %(default)s)")
     p.add_argument("--max-analyze-streams", type=int, default=d.max_analyze_streams,
                    help="Analyze streams open at once (default %(default)s)")
+    p.add_argument("--max-review-streams", type=int, default=d.max_review_streams,
+                   help="Review streams open at once (default %(default)s)")
+    p.add_argument("--max-review-decisions", type=int, default=d.max_review_decisions,
+                   help="turns one Review may search; a record of more is refused "
+                        "(default %(default)s)")
     p.add_argument("--max-health-watches", type=int, default=d.max_health_watches,
                    help="health Watch streams open at once (default %(default)s)")
     p.add_argument("--max-reflection-streams", type=int, default=d.max_reflection_streams,
@@ -183,6 +188,8 @@ def run(args) -> int:
                         default_iterations=args.default_iterations,
                         default_seconds=args.default_seconds,
                         max_analyze_streams=args.max_analyze_streams,
+                        max_review_streams=args.max_review_streams,
+                        max_review_decisions=args.max_review_decisions,
                         max_health_watches=args.max_health_watches,
                         max_reflection_streams=args.max_reflection_streams,
                         reflection_idle_seconds=args.reflection_idle_seconds,

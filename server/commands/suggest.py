@@ -159,19 +159,18 @@ def read_record(text: str, game: str) -> list:
     return [int(ln) if ln.lstrip("-").isdigit() else ln for ln in lines]
 
 
-def record_file_steps(data: bytes, name: str, game: str | None, index: int | None,
-                      at: int | None) -> tuple[str, list]:
-    """(game string, action ids) of the position a records file names: game
-    `index` of the file (the only one if None), after move `at` (the end if None)."""
-    from easel import engine
-    from easel.search.recordfiles import name_format, parse_games, steps_at
+def pick_game(data: bytes, name: str, index: int | None, cache: dict | None = None):
+    """Game `index` of a records file's bytes (the only one if None), read
+    (an EGN game replayed as it is read): a search.egn.ParsedGame, or a
+    StateFormatError naming the file, the game and what is wrong."""
+    from easel.search.recordfiles import name_format, parse_games
     from easel.search.records import RecordError
     if index is not None and index < 0:
         raise StateFormatError(f"--game-index must be 0 or more, got {index}")
-    cache: dict = {}
     chosen, count = None, 0
     for k, (line_no, parsed) in enumerate(parse_games(data.splitlines(keepends=True),
-                                                      name_format(name), cache=cache)):
+                                                      name_format(name),
+                                                      cache={} if cache is None else cache)):
         count += 1
         if index is None and k > 0:
             raise StateFormatError(f"{name} holds more than one game; choose one with "
@@ -185,6 +184,18 @@ def record_file_steps(data: bytes, name: str, game: str | None, index: int | Non
     if chosen is None:
         raise StateFormatError(f"{name} has no game {index} (it holds {count})" if count
                                else f"{name} holds no game")
+    return chosen
+
+
+def record_file_steps(data: bytes, name: str, game: str | None, index: int | None,
+                      at: int | None) -> tuple[str, list]:
+    """(game string, action ids) of the position a records file names: game
+    `index` of the file (the only one if None), after move `at` (the end if None)."""
+    from easel import engine
+    from easel.search.recordfiles import steps_at
+    from easel.search.records import RecordError
+    cache: dict = {}
+    chosen = pick_game(data, name, index, cache)
     spec = chosen.record.get("game")
     if game is not None and engine.load_game(game).spec != engine.load_game(spec).spec:
         raise StateFormatError(f"{name}: the record is of {spec!r}, not {game!r}")

@@ -39,34 +39,43 @@ def test_round_trip_over_a_game(impl, players):
 
 def test_example_from_encoding_md():
     g = load("couleurs_de_paris", "reference")
-    text = """couleurs_de_paris 2
-round 3 phase act to 1 first 0 rotation 2
-claims - -
-supply r31 o26 y35 g26 b34 v26 w9 k5
-easels 30 23 18
-deck 0 2 3 4 5 6 7 8 9 10 11 13 14 15 16 17 19 20 21 22 24 25 26 28 29 31
-lower . _0 _0 1 . . . _1 . 01
-upper . . . .
-player 0 assistants 3 place 0 tools 112 bonus --- pigments r3 w4 paintings 1:....b..r. 12:.....w...
-player 1 assistants 3 place 0 tools 111 bonus --- pigments r1 y1 b1 w6 paintings 27:.........
-pending tool - pay 0r paint 0/0 seat 0 keep - -
+    text = """couleurs_de_paris
+round 3
+phase act player 2
+first player 1
+rotation 2
+easels #30; #23; #18
+player 1
+  pigments red 3 white 4
+  tools brush 2
+  standing improve a tool
+  lying paint; acquire red
+  painting #1: ....b..r.
+  painting #12: .....w...
+player 2
+  pigments red 1 yellow 1 blue 1 white 6
+  standing mix orange; improve a tool
+  lying mix violet
+  painting #27: .........
 """
     s = from_json(g, notation.read(g, text))
     assert s.current_player() == 1
     assert s.to_json()["lower_board"][4]["action"] == "yellow"
+    assert s.to_json()["supply"] == {"red": 31, "orange": 26, "yellow": 35, "green": 26,
+                                     "blue": 34, "violet": 26, "white": 9, "black": 5}
     assert notation.write(g, s.to_json()) == text
 
 
-@pytest.mark.parametrize("line,where", [
-    (1, "round 3 phase dance to 1 first 0 rotation 2"),
-    (6, "lower . ."),
-    (8, "player 0 assistants 3 place 0 tools 111 bonus --- pigments z2 paintings -"),
+@pytest.mark.parametrize("line,where,named", [
+    (2, "phase dance player 1", "line 3 (phase): unknown phase 'dance'"),
+    (3, "easels #1", "line 4 (easels): 1 easels written; the game has 3"),
+    (5, "  pigments zinc 2", "line 6 (player 1 pigments): unknown colour 'zinc'"),
 ])
-def test_bad_lines_are_named(line, where):
+def test_bad_lines_are_named(line, where, named):
     g = load("couleurs_de_paris", "reference")
     s = engine.play_chance(g.new_initial_state(), random.Random(0))
     lines = notation.write(g, s.to_json()).splitlines()
     lines[line] = where
     with pytest.raises(StateFormatError) as e:
         notation.read(g, "\n".join(lines))
-    assert where.split()[0] in str(e.value)
+    assert named in str(e.value)

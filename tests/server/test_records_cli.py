@@ -79,7 +79,7 @@ def test_convert_refuses_what_is_not_a_records_file(tmp_path, capsys):
 
 def _player_to_move(capsys):
     out = capsys.readouterr().out
-    return int(re.match(r"player (\d) to move", out).group(1))
+    return int(re.search(r"player (\d) to move", out).group(1)) - 1     # written 1-based
 
 
 def test_suggest_at_a_move_of_a_record(pig_games, tmp_path, capsys):
@@ -145,4 +145,4 @@ def test_suggest_reads_a_record_from_standard_input(pig_games, monkeypatch, caps
     game = pig_games.read_text().split("\n\n[")[0] + "\n"
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(game.encode())))
     assert main(["suggest", "--record", "-", "--at", "1", "--iterations", "20"]) == 0
-    assert re.match(r"player \d to move", capsys.readouterr().out)
+    assert re.search(r"^\S+: player \d to move", capsys.readouterr().out)

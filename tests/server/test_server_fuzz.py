@@ -52,6 +52,8 @@ def _valid_requests():
         ("Analyze", pb.AnalyzeRequest(position=record("pig", "roll", "Roll 2"),
                                       report_interval_ms=10,
                                       settings=settings(iterations=40))),
+        ("Review", pb.ReviewRequest(record=record("connect_four", "x3", "o4", "x3").record,
+                                    settings=settings(iterations=30, seed=1))),
     ]
 
 
@@ -67,7 +69,8 @@ def _rss_mb() -> float:
 def fuzz_server():
     srv = build_server(port=0, limits=Limits(
         max_iterations=2000, max_seconds=0.3, max_concurrent_searches=2, max_threads=2,
-        default_iterations=50, max_waiting_searches=4, max_message_bytes=1 << 20)).start()
+        default_iterations=50, max_waiting_searches=4, max_message_bytes=1 << 20,
+        max_review_decisions=6)).start()
     ch = grpc.insecure_channel(f"127.0.0.1:{srv.port}",
                                options=[("grpc.max_receive_message_length", 1 << 22)])
     grpc.channel_ready_future(ch).result(timeout=10)
@@ -108,6 +111,8 @@ def _send(ch, method: str, data: bytes):
             assert r.analysis.candidates, "an OK Suggest without a candidate"
     if code == grpc.StatusCode.OK and method == "Analyze" and out:
         assert out[-1].final and out[-1].analysis.candidates
+    if code == grpc.StatusCode.OK and method == "Review":
+        assert out and out[-1].WhichOneof("item") == "summary"
     return code, out
 
 

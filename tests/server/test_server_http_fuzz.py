@@ -37,7 +37,8 @@ FUZZ = hsettings(max_examples=EXAMPLES, deadline=None, database=None,
 def fuzz_http():
     srv, base = start(limits=Limits(
         max_iterations=2000, max_seconds=0.3, max_concurrent_searches=2, max_threads=2,
-        default_iterations=50, max_waiting_searches=4, max_message_bytes=1 << 20))
+        default_iterations=50, max_waiting_searches=4, max_message_bytes=1 << 20,
+        max_review_decisions=6))
     with httpx.Client(base_url=base, timeout=30) as client:
         yield srv, client
     srv.stop(grace=0)

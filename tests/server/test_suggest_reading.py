@@ -336,7 +336,7 @@ def test_a_directory_named_as_a_client_file_is_refused_by_its_flag(tmp_path, cap
     code, out, err = run_cli(capsys, "suggest", "pig", "--server", "127.0.0.1:9",
                              "--tls-ca", str(tmp_path))
     assert code == 2
-    assert f"--tls-ca: the CA {str(tmp_path)!r} is not a regular file" in err
+    assert f"--tls-ca: cannot read the CA {str(tmp_path)!r}: it is a directory" in err
 
 
 def test_one_position_at_a_time(tmp_path, capsys):

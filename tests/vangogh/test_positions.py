@@ -334,7 +334,7 @@ def test_encoding_examples_load():
     import re as _re
     here = os.path.dirname(os.path.abspath(engine.__file__))
     text = open(os.path.join(here, "vangogh", "ENCODING.md")).read()
-    part = text[text.index("Examples (positions"):text.index("## Loading positions")]
+    part = text[text.index("Examples (positions"):text.index("### Before and after")]
     blocks = _re.findall(r"```\n(.*?)```", part, _re.S)
     assert len(blocks) == 3
     for block, spec in zip(blocks, ["vangogh", "vangogh", "vangogh(players=1)"]):
