@@ -6,7 +6,11 @@ _easel.refuse_other_name(__name__)       # first: `import search` would load a s
 
 from .arena import ArenaError, run_arena
 from .bots import Bot, GreedyBot, HeuristicBot, RandomBot
-from .mcts import Analysis, Candidate, MCTSBot, PVStep, Search, SearchError
+from .analysis import Analysis, Candidate
+from .errors import SearchError
+from .mcts_bot import MCTSBot
+from .pv import PVStep
+from .tree_search import Search
 from .records import RecordError, validate_record
 from .specs import BotSpecError, make_bot, parse_spec
 

@@ -1,6 +1,8 @@
 # Monte Carlo tree search over the C-level game contract: declarations.
+cimport cython
 from libc.stdint cimport int32_t, int8_t, uint64_t
 
+from easel.engine._core cimport CoreGame
 from easel.engine.contract cimport GameC, MAX_PLAYERS
 from easel.engine.rng cimport RngC
 
@@ -9,6 +11,9 @@ cdef enum:
                          # decisions; each iteration samples fresh chance outcomes
     FORM_CLOSED = 1      # closed loop: chance nodes in the tree, one child per outcome
     FORM_PIMC = 2        # a fixed determinization (a world seed) searched closed-loop
+
+    ROLLOUT_RANDOM = 0   # uniformly random playout moves
+    ROLLOUT_POLICY = 1   # the game's rollout policy (GameC.rollout_action)
 
     KIND_DECISION = 0    # the node was reached by a player's action
     KIND_CHANCE = 1      # the node was reached by a chance outcome
@@ -41,3 +46,93 @@ cdef struct TurnStatsC:
     double sum_u2                  # sum of the root player's squared utility
     double sum_win[MAX_PLAYERS]    # sum of win shares (1/k for a k-way tie for first)
     double sum_score[MAX_PLAYERS]  # sum of final scores (when the game has scores)
+
+
+# The options a tree takes: the search options of search/params.py marked
+# tree=True, each a field by its name (form and rollout as the values above).
+# Tree.__init__ fills the struct from the checked options in one assignment,
+# and the module refuses to load when the fields and the options differ: a
+# new tree option is its Param, its field here, and the code that reads it.
+cdef struct TreeOptionsC:
+    int form               # FORM_IS, FORM_CLOSED or FORM_PIMC
+    double uct_c           # UCB1's exploration constant
+    int rollout            # ROLLOUT_RANDOM or ROLLOUT_POLICY
+    int rollout_depth      # decisions a playout makes before the evaluation; -1: to the end
+    double margin_weight   # weight of the score-margin term in the utilities
+    double policy_bias     # weight of the bias toward the rollout policy's move
+
+
+# Where one iteration's descent stands (Tree._iterate and its steps).
+cdef struct WalkC:
+    int node               # the node reached
+    int depth              # its depth: path[0..depth] is the line from the root
+    uint64_t chance_k      # chance events met so far (a PIMC world's k-th draw)
+    int after_chance       # (IS form) a chance event since the last decision node
+
+
+# What one iteration backs up: the game's returns at the end of the playout
+# (or the evaluation where it was cut), the final scores, and the utilities
+# the nodes add (returns plus the score-margin term).
+cdef struct OutcomeC:
+    double r[MAX_PLAYERS]
+    double sc[MAX_PLAYERS]     # set only when the game has scores
+    double u[MAX_PLAYERS]
+
+
+@cython.final
+cdef class Tree:
+    cdef CoreGame core
+    cdef const GameC* g
+    cdef char* root_state
+    cdef char* work            # the position of the running iteration
+    cdef NodeC* nodes
+    cdef int n_nodes, cap_nodes, max_nodes
+    cdef TurnStatsC* ext
+    cdef int n_ext, cap_ext
+    cdef int* path             # the running iteration's line of nodes
+    cdef int path_cap
+    cdef int* actions          # scratch: legal actions
+    cdef int* untried          # scratch: legal actions without a child yet
+    cdef int* outcomes         # scratch: chance outcomes
+    cdef double* probs         # scratch: their probabilities
+    cdef int* stamp_of         # stamp_of[a] == stamp: action a has a child (child_of[a])
+    cdef int* child_of
+    cdef int stamp
+    cdef RngC rng
+    cdef TreeOptionsC opt
+    cdef bint native_playout
+    cdef uint64_t world
+    cdef int root_player
+    cdef volatile int cancelled
+    cdef readonly long long iterations
+    cdef readonly double elapsed
+    # Nodes the readers of the tree (root_children, children) have looked
+    # at: what a decision or an analysis cost after the search, counted so a
+    # test can bound it without timing it.
+    cdef public long long nodes_read
+
+    # the arena
+    cdef void _reset_nodes(self) except *
+    cdef int _new_ext(self) noexcept nogil
+    cdef void _reserve(self, long long want) noexcept
+    cdef int _new_node(self, int parent, int action, int mover, int kind) noexcept nogil
+    # one iteration, step by step (search/_mcts.pyx, "one iteration"); inline,
+    # so that the C compiler may put the steps back into one loop
+    cdef void _iterate(self) noexcept nogil
+    cdef inline void _descend(self, WalkC* w) noexcept nogil
+    cdef inline bint _chance_step(self, WalkC* w) noexcept nogil
+    cdef inline bint _decision_step(self, WalkC* w, int p) noexcept nogil
+    cdef inline int _sort_children(self, int node, int p, int n) noexcept nogil
+    cdef inline int _policy_action(self, int n) noexcept nogil
+    cdef inline void _expand(self, WalkC* w, int p, int n_untried, int pa) noexcept nogil
+    cdef inline int _select(self, int n, int pa) noexcept nogil
+    cdef inline void _push(self, WalkC* w, int c) noexcept nogil
+    cdef inline int _sample_chance(self, uint64_t k) noexcept nogil
+    cdef inline void _playout(self, WalkC* w, OutcomeC* out) noexcept nogil
+    cdef inline void _rollout(self, uint64_t chance_k, int cut, double* r) noexcept nogil
+    cdef inline void _utilities(self, OutcomeC* out) noexcept nogil
+    cdef inline void _backpropagate(self, int depth, OutcomeC* out) noexcept nogil
+    # moving the root
+    cdef void _check_legal(self, int a, int p) except *
+    cdef void _reroot(self, int new_root) except *
+    cdef void _attach_turn_stats(self, int node) except *

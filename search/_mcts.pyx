@@ -44,11 +44,30 @@ from easel.engine.rng cimport (RngC, PlayoutRandC, rng_seed, rng_below, rng_unif
                                hash_uniform, pick_index)
 
 FORMS = {"is": FORM_IS, "closed": FORM_CLOSED, "pimc": FORM_PIMC}
-ROLLOUTS = {"random": 0, "policy": 1}   # uniform moves; the game's rollout_action
+ROLLOUTS = {"random": ROLLOUT_RANDOM, "policy": ROLLOUT_POLICY}
 # (the names are the choices of the form and rollout options in search/params.py)
 assert tuple(FORMS) == params.MCTS["form"].choices
 assert tuple(ROLLOUTS) == params.MCTS["rollout"].choices
+
+
+def _option_fields():
+    """The field names of TreeOptionsC (search/_mcts.pxd), read from the
+    dict Cython makes of the struct."""
+    cdef TreeOptionsC none
+    memset(&none, 0, sizeof(TreeOptionsC))
+    return set(<dict> none)
+
+
+TREE_OPTIONS = tuple(params.check_tree_options({}))     # search/params.py, tree=True
+if _option_fields() != set(TREE_OPTIONS):
+    raise ImportError(f"search/_mcts.pxd's TreeOptionsC fields {sorted(_option_fields())} are "
+                      f"not search/params.py's tree options {sorted(TREE_OPTIONS)}: give each "
+                      f"tree=True option a field of its name")
 DEFAULT_MAX_NODES = params.DEFAULT_MAX_NODES
+# A node row's kind and flags (NODE_DTYPE), for the readers of the rows
+# (search/analysis.py, search/pv.py): the values are search/_mcts.pxd's.
+KINDS = {"decision": KIND_DECISION, "chance": KIND_CHANCE}
+FLAGS = {"after_chance": FLAG_AFTER_CHANCE}
 
 NODE_DTYPE = np.dtype([
     ("first_child", np.int32), ("next_sibling", np.int32), ("action", np.int32),
@@ -110,41 +129,8 @@ cdef inline double _now() noexcept nogil:
 
 @cython.final
 cdef class Tree:
-    """One search tree over one root position (see the module docstring)."""
-    cdef CoreGame core
-    cdef const GameC* g
-    cdef char* root_state
-    cdef char* work
-    cdef NodeC* nodes
-    cdef int n_nodes, cap_nodes, max_nodes
-    cdef TurnStatsC* ext
-    cdef int n_ext, cap_ext
-    cdef int* path
-    cdef int path_cap
-    cdef int* actions
-    cdef int* untried
-    cdef int* outcomes
-    cdef double* probs
-    cdef int* stamp_of
-    cdef int* child_of
-    cdef int stamp
-    cdef RngC rng
-    cdef int form
-    cdef double uct_c
-    cdef int rollout_depth
-    cdef bint rollout_policy
-    cdef bint native_playout
-    cdef double margin_weight
-    cdef double policy_bias
-    cdef uint64_t world
-    cdef int root_player
-    cdef volatile int cancelled
-    cdef readonly long long iterations
-    cdef readonly double elapsed
-    # Nodes the readers of the tree (root_children, children) have looked
-    # at: what a decision or an analysis cost after the search, counted so a
-    # test can bound it without timing it.
-    cdef public long long nodes_read
+    """One search tree over one root position (see the module docstring;
+    its fields are declared in search/_mcts.pxd)."""
 
     def __cinit__(self):
         self.nodes = NULL
@@ -175,30 +161,25 @@ cdef class Tree:
     def __init__(self, CoreState state not None, unsigned long long seed=0,
                  unsigned long long world_seed=0, int max_nodes=DEFAULT_MAX_NODES,
                  bint native_playout=True, **options):
-        """options: the search options a tree takes (search/params.py, those
-        with tree=True: form, uct_c, rollout, rollout_depth, margin_weight,
-        policy_bias), checked there; the others take their generic values.
-        max_nodes: this tree's cap (a search gives each tree its share)."""
+        """options: the search options a tree takes (TREE_OPTIONS: those of
+        search/params.py with tree=True), checked there; the others take
+        their generic values. max_nodes: this tree's cap (a search gives
+        each tree its share)."""
         cdef int span
         o = params.check_tree_options(options)
-        form, rollout, policy_bias = o["form"], o["rollout"], o["policy_bias"]
         self.core = state.core
         self.g = &self.core.c
-        self.rollout_policy = ROLLOUTS[rollout] == 1
-        if self.rollout_policy and self.g.rollout_action == NULL:
+        # Every option at once into its field (a dict converted to the struct).
+        self.opt = dict(o, form=FORMS[o["form"]], rollout=ROLLOUTS[o["rollout"]])
+        if self.opt.rollout == ROLLOUT_POLICY and self.g.rollout_action == NULL:
             raise ValueError("rollout 'policy': this game has no rollout policy")
         # Random rollouts to the end go through the game's own playout when
         # it has one (GameC.random_playout: the same moves from the same
         # numbers, without a call through the table per step); False keeps
         # the generic loop, to check the two agree and to measure the gain.
         self.native_playout = native_playout
-        if policy_bias > 0.0 and self.g.rollout_action == NULL:
+        if self.opt.policy_bias > 0.0 and self.g.rollout_action == NULL:
             raise ValueError("policy_bias: this game has no rollout policy")
-        self.policy_bias = policy_bias
-        self.form = FORMS[form]
-        self.uct_c = o["uct_c"]
-        self.rollout_depth = o["rollout_depth"]
-        self.margin_weight = o["margin_weight"]
         self.world = world_seed
         self.max_nodes = max(max_nodes, 16)
         rng_seed(&self.rng, seed)
@@ -330,10 +311,187 @@ cdef class Tree:
         return idx
 
     # -- one iteration -----------------------------------------------------
+    # An iteration, step by step: the descent (selection down the tree, the
+    # chance events on the way, the expansion of one node), the playout
+    # (random or policy moves to the end, or the game's evaluation where it
+    # is cut), the utilities, the backpropagation. Every step is an inline
+    # method of this final class with no Python object in it: a static C
+    # function called directly, which the C compiler puts back into the loop
+    # (the same iterations per second as one long function).
+
+    cdef void _iterate(self) noexcept nogil:
+        cdef WalkC w
+        cdef OutcomeC out
+        memcpy(self.work, self.root_state, self.g.state_size)
+        self.path[0] = 0
+        w.node = 0
+        w.depth = 0
+        w.chance_k = 0
+        w.after_chance = 0
+        self._descend(&w)
+        self._playout(&w, &out)
+        self._utilities(&out)
+        self._backpropagate(w.depth, &out)
+
+    cdef inline void _descend(self, WalkC* w) noexcept nogil:
+        """Selection and expansion: from the root down to a node added now,
+        the end of the game, or a full arena, each step applied to the work
+        state and its node put on `path`."""
+        cdef int p
+        while w.depth < self.path_cap - 2:
+            p = self.g.current_player(self.g, self.work)
+            if p == PLAYER_TERMINAL:
+                return
+            if p == PLAYER_CHANCE:
+                if self._chance_step(w):
+                    return
+            elif self._decision_step(w, p):
+                return
+
+    cdef inline bint _chance_step(self, WalkC* w) noexcept nogil:
+        """A chance event on the way down, sampled and applied. In the IS
+        form it has no node (the next decision node is marked as reached
+        after chance); in the closed and PIMC forms its outcome is a child,
+        found or added. True when the descent ends here (a child added, or
+        none could be)."""
+        cdef int a = self._sample_chance(w.chance_k), c
+        cdef NodeC* nodes
+        w.chance_k += 1
+        self.g.apply_action(self.g, self.work, a)
+        if self.opt.form == FORM_IS:
+            w.after_chance = 1
+            return False
+        nodes = self.nodes
+        c = nodes[w.node].first_child
+        while c >= 0 and not (nodes[c].action == a and nodes[c].kind == KIND_CHANCE):
+            c = nodes[c].next_sibling
+        if c >= 0:
+            self._push(w, c)
+            return False
+        c = self._new_node(w.node, a, PLAYER_CHANCE, KIND_CHANCE)
+        if c >= 0:
+            self._push(w, c)
+        return True
+
+    cdef inline bint _decision_step(self, WalkC* w, int p) noexcept nogil:
+        """A decision of player `p`: an untried legal action gets a node and
+        the descent ends there; once every legal action has one, the child
+        UCB1 ranks first is taken. True when the descent ends here."""
+        cdef int n = self.g.legal_actions(self.g, self.work, self.actions)
+        cdef int n_untried = self._sort_children(w.node, p, n)
+        cdef int pa = self._policy_action(n)
+        cdef int c
+        if n_untried > 0:
+            self._expand(w, p, n_untried, pa)
+            return True
+        c = self._select(n, pa)
+        self.g.apply_action(self.g, self.work, self.nodes[c].action)
+        self.nodes[c].flags = w.after_chance
+        w.after_chance = 0
+        self._push(w, c)
+        return False
+
+    cdef inline int _sort_children(self, int node, int p, int n) noexcept nogil:
+        """The `n` legal actions (in `actions`) sorted into those `node`
+        has a child for (child_of[a], marked by the current stamp; their
+        availability counts go up) and the untried ones (into `untried`).
+        Returns how many are untried."""
+        cdef NodeC* nodes = self.nodes
+        cdef int c, i, a, n_untried = 0
+        self.stamp += 1
+        c = nodes[node].first_child
+        while c >= 0:
+            # A child is keyed by (action, mover): in the IS form chance is
+            # not in the tree, so one node may be reached with different
+            # players to move (Pig after a roll), and each player's
+            # statistics must stay its own.
+            if nodes[c].kind == KIND_DECISION and nodes[c].mover == p:
+                self.stamp_of[nodes[c].action] = self.stamp
+                self.child_of[nodes[c].action] = c
+            c = nodes[c].next_sibling
+        for i in range(n):
+            a = self.actions[i]
+            if self.stamp_of[a] == self.stamp:
+                nodes[self.child_of[a]].n_avail += 1
+            else:
+                self.untried[n_untried] = a
+                n_untried += 1
+        return n_untried
+
+    cdef inline int _policy_action(self, int n) noexcept nogil:
+        """The action the policy bias leans toward among the `n` legal ones,
+        -1 for none.
+
+        Policy bias toward the move the rollout policy would play here
+        (its greedy choice: u1 = 1 is above every epsilon): tried first,
+        then a bonus of policy_bias * sqrt(A) / (N + 1), the shape of
+        PUCT's prior term (Rosin 2011; Silver et al. 2017) with the
+        whole prior on that one move. A game whose turn is a chain of
+        small decisions (Starving Artists: pay, paint, take) otherwise
+        spreads its visits over sub-choices the samples cannot tell
+        apart, and picks among them by noise. A bonus fading as
+        1 / (N + 1) (progressive bias, Chaslot et al. 2008) was gone
+        after a few dozen visits and lost to this one (docs/design.md);
+        this one shrinks as 1 / sqrt(N) while the move keeps its share
+        of visits, as fast as the others' confidence intervals narrow,
+        so another move is chosen only when it is better by a margin the
+        samples show.
+        """
+        if self.opt.policy_bias > 0.0 and n > 1:
+            return self.actions[self.g.rollout_action(self.g, self.work, self.actions, n,
+                                                      1.0, 0.0)]
+        return -1
+
+    cdef inline void _expand(self, WalkC* w, int p, int n_untried, int pa) noexcept nogil:
+        """Add a child for one untried action (the policy's, `pa`, when it
+        is untried; else one drawn at random) and apply it."""
+        cdef int a, c
+        if pa >= 0 and self.stamp_of[pa] != self.stamp:
+            a = pa
+        else:
+            a = self.untried[rng_below(&self.rng, n_untried)]
+        c = self._new_node(w.node, a, p, KIND_DECISION)
+        self.g.apply_action(self.g, self.work, a)
+        if c < 0:
+            return                            # arena full: roll out from here
+        self.nodes[c].flags = w.after_chance
+        self._push(w, c)
+
+    cdef inline int _select(self, int n, int pa) noexcept nogil:
+        """UCB1 with availability counts over the children of the `n` legal
+        actions (child_of, set by _sort_children), with the policy bias's
+        bonus on `pa`: the child to descend to."""
+        cdef NodeC* nodes = self.nodes
+        cdef int best = -1, i, c
+        cdef double best_v = -1e300, last_avail = -1.0, log_avail = 0.0, v
+        for i in range(n):
+            c = self.child_of[self.actions[i]]
+            if nodes[c].n_avail != last_avail:
+                last_avail = nodes[c].n_avail
+                log_avail = _ln(nodes[c].n_avail)
+            v = (nodes[c].total / nodes[c].n_visits +
+                 self.opt.uct_c * sqrt(log_avail / nodes[c].n_visits))
+            if self.actions[i] == pa:
+                v += (self.opt.policy_bias * sqrt(<double> nodes[c].n_avail)
+                      / (nodes[c].n_visits + 1))
+            if v > best_v:
+                best_v = v
+                best = c
+        return best
+
+    cdef inline void _push(self, WalkC* w, int c) noexcept nogil:
+        """Descend to node `c`: one step deeper on `path`."""
+        w.depth += 1
+        self.path[w.depth] = c
+        w.node = c
+
     cdef inline int _sample_chance(self, uint64_t k) noexcept nogil:
+        """The outcome of the chance event at the work state, the `k`-th of
+        the iteration: drawn from the tree's generator, or in PIMC from the
+        world's fixed number for k."""
         cdef int n
         cdef double u
-        if self.form == FORM_PIMC:
+        if self.opt.form == FORM_PIMC:
             u = hash_uniform(self.world, k)
         else:
             u = rng_uniform(&self.rng)
@@ -342,210 +500,120 @@ cdef class Tree:
         n = self.g.chance_outcomes(self.g, self.work, self.outcomes, self.probs)
         return self.outcomes[pick_index(u, self.probs, n)]
 
-    cdef void _iterate(self) noexcept nogil:
+    cdef inline void _playout(self, WalkC* w, OutcomeC* out) noexcept nogil:
+        """The returns (out.r) of the game from where the descent ended:
+        uniformly random moves to the end through the game's own playout
+        when it has one (and the tree may use it), else the generic loop."""
         cdef const GameC* g = self.g
-        cdef NodeC* nodes
-        cdef int node = 0, depth = 0, p, n, i, a, c, best, n_untried, steps, cut, pa
-        cdef uint64_t chance_k = 0
-        cdef int after_chance = 0
-        cdef double best_v, v, log_avail, last_avail, u1, u2
-        cdef double r[MAX_PLAYERS]
-        cdef double u[MAX_PLAYERS]
-        cdef double sc[MAX_PLAYERS]
-        cdef double top, other, margin
-        cdef int n_top, q, np_ = g.facts.num_players
-        cdef bint expanded = False, have_scores = g.scores != NULL
-        cdef TurnStatsC* st
         cdef PlayoutRandC rnd
-
-        memcpy(self.work, self.root_state, g.state_size)
-        self.path[0] = 0
-
-        # Selection and expansion.
-        while not expanded and depth < self.path_cap - 2:
-            p = g.current_player(g, self.work)
-            if p == PLAYER_TERMINAL:
-                break
-            if p == PLAYER_CHANCE:
-                a = self._sample_chance(chance_k)
-                chance_k += 1
-                g.apply_action(g, self.work, a)
-                if self.form == FORM_IS:
-                    after_chance = 1
-                    continue
-                nodes = self.nodes
-                c = nodes[node].first_child
-                while c >= 0 and not (nodes[c].action == a and nodes[c].kind == KIND_CHANCE):
-                    c = nodes[c].next_sibling
-                if c < 0:
-                    c = self._new_node(node, a, PLAYER_CHANCE, KIND_CHANCE)
-                    if c < 0:
-                        break
-                    expanded = True
-                depth += 1
-                self.path[depth] = c
-                node = c
-                continue
-
-            n = g.legal_actions(g, self.work, self.actions)
-            nodes = self.nodes
-            self.stamp += 1
-            c = nodes[node].first_child
-            while c >= 0:
-                # A child is keyed by (action, mover): in the IS form chance is
-                # not in the tree, so one node may be reached with different
-                # players to move (Pig after a roll), and each player's
-                # statistics must stay its own.
-                if nodes[c].kind == KIND_DECISION and nodes[c].mover == p:
-                    self.stamp_of[nodes[c].action] = self.stamp
-                    self.child_of[nodes[c].action] = c
-                c = nodes[c].next_sibling
-            n_untried = 0
-            for i in range(n):
-                a = self.actions[i]
-                if self.stamp_of[a] == self.stamp:
-                    nodes[self.child_of[a]].n_avail += 1
-                else:
-                    self.untried[n_untried] = self.actions[i]
-                    n_untried += 1
-            # Policy bias toward the move the rollout policy would play here
-            # (its greedy choice: u1 = 1 is above every epsilon): tried first,
-            # then a bonus of policy_bias * sqrt(A) / (N + 1), the shape of
-            # PUCT's prior term (Rosin 2011; Silver et al. 2017) with the
-            # whole prior on that one move. A game whose turn is a chain of
-            # small decisions (Starving Artists: pay, paint, take) otherwise
-            # spreads its visits over sub-choices the samples cannot tell
-            # apart, and picks among them by noise. A bonus fading as
-            # 1 / (N + 1) (progressive bias, Chaslot et al. 2008) was gone
-            # after a few dozen visits and lost to this one (docs/design.md);
-            # this one shrinks as 1 / sqrt(N) while the move keeps its share
-            # of visits, as fast as the others' confidence intervals narrow,
-            # so another move is chosen only when it is better by a margin the
-            # samples show.
-            pa = -1
-            if self.policy_bias > 0.0 and n > 1:
-                pa = self.actions[g.rollout_action(g, self.work, self.actions, n, 1.0, 0.0)]
-            if n_untried > 0:
-                if pa >= 0 and self.stamp_of[pa] != self.stamp:
-                    a = pa
-                else:
-                    a = self.untried[rng_below(&self.rng, n_untried)]
-                c = self._new_node(node, a, p, KIND_DECISION)
-                g.apply_action(g, self.work, a)
-                if c < 0:
-                    break                     # arena full: roll out from here
-                self.nodes[c].flags = after_chance
-                depth += 1
-                self.path[depth] = c
-                expanded = True
-                break
-            # UCB1 with availability counts over the children legal here.
-            best = -1
-            best_v = -1e300
-            last_avail = -1.0
-            log_avail = 0.0
-            for i in range(n):
-                c = self.child_of[self.actions[i]]
-                if nodes[c].n_avail != last_avail:
-                    last_avail = nodes[c].n_avail
-                    log_avail = _ln(nodes[c].n_avail)
-                v = (nodes[c].total / nodes[c].n_visits +
-                     self.uct_c * sqrt(log_avail / nodes[c].n_visits))
-                if self.actions[i] == pa:
-                    v += self.policy_bias * sqrt(<double> nodes[c].n_avail) / (nodes[c].n_visits + 1)
-                if v > best_v:
-                    best_v = v
-                    best = c
-            g.apply_action(g, self.work, nodes[best].action)
-            nodes[best].flags = after_chance
-            after_chance = 0
-            depth += 1
-            self.path[depth] = best
-            node = best
-
-        # Rollout.
-        # (legal_actions is 0 exactly when nobody decides, which saves asking
-        # for the current player at every decision step.)
-        steps = 0
-        cut = self.rollout_depth if (self.rollout_depth >= 0 and g.evaluate != NULL) else -1
-        if cut < 0 and not self.rollout_policy and self.native_playout and (
+        cdef int cut = self.opt.rollout_depth
+        if cut < 0 or g.evaluate == NULL:
+            cut = -1
+        if cut < 0 and self.opt.rollout == ROLLOUT_RANDOM and self.native_playout and (
                 g.random_playout != NULL):
             rnd.rng = &self.rng
             rnd.world = self.world
-            rnd.chance_k = chance_k
-            rnd.fixed_world = self.form == FORM_PIMC
-            g.random_playout(g, self.work, &rnd, r)
+            rnd.chance_k = w.chance_k
+            rnd.fixed_world = self.opt.form == FORM_PIMC
+            g.random_playout(g, self.work, &rnd, out.r)
         else:
-            while True:
-                if steps == cut:
-                    if g.current_player(g, self.work) == PLAYER_TERMINAL:
-                        g.returns(g, self.work, r)
-                    else:
-                        g.evaluate(g, self.work, r)
-                    break
-                n = g.legal_actions(g, self.work, self.actions)
-                if n > 0:
-                    if self.rollout_policy and n > 1:
-                        u1 = rng_uniform(&self.rng)
-                        u2 = rng_uniform(&self.rng)
-                        a = self.actions[g.rollout_action(g, self.work, self.actions, n, u1, u2)]
-                    else:
-                        a = self.actions[rng_below(&self.rng, n)]
-                    steps += 1
-                elif g.current_player(g, self.work) == PLAYER_CHANCE:
-                    a = self._sample_chance(chance_k)
-                    chance_k += 1
-                else:
-                    g.returns(g, self.work, r)
-                    break
-                g.apply_action(g, self.work, a)
+            self._rollout(w.chance_k, cut, out.r)
 
-        # Utilities: returns, plus an optional score-margin term.
+    cdef inline void _rollout(self, uint64_t chance_k, int cut, double* r) noexcept nogil:
+        """The generic playout over the rule table: random moves, or the
+        game's rollout policy's, to the end; or, after `cut` decisions
+        (-1: never), the game's evaluation. Chance events continue the
+        iteration's count `chance_k`. (legal_actions is 0 exactly when
+        nobody decides, which saves asking for the current player at every
+        decision step.)"""
+        cdef const GameC* g = self.g
+        cdef int steps = 0, n, a
+        cdef double u1, u2
+        while True:
+            if steps == cut:
+                if g.current_player(g, self.work) == PLAYER_TERMINAL:
+                    g.returns(g, self.work, r)
+                else:
+                    g.evaluate(g, self.work, r)
+                return
+            n = g.legal_actions(g, self.work, self.actions)
+            if n > 0:
+                if self.opt.rollout == ROLLOUT_POLICY and n > 1:
+                    u1 = rng_uniform(&self.rng)
+                    u2 = rng_uniform(&self.rng)
+                    a = self.actions[g.rollout_action(g, self.work, self.actions, n, u1, u2)]
+                else:
+                    a = self.actions[rng_below(&self.rng, n)]
+                steps += 1
+            elif g.current_player(g, self.work) == PLAYER_CHANCE:
+                a = self._sample_chance(chance_k)
+                chance_k += 1
+            else:
+                g.returns(g, self.work, r)
+                return
+            g.apply_action(g, self.work, a)
+
+    cdef inline void _utilities(self, OutcomeC* out) noexcept nogil:
+        """The final scores (when the game has them) and the utilities the
+        nodes add: the returns, plus margin_weight times the score margin
+        over the best other player, divided by the game's score scale and
+        clamped to [-1, 1] (with scores, several players and a weight)."""
+        cdef const GameC* g = self.g
+        cdef int q, i, np_ = g.facts.num_players
+        cdef bint have_scores = g.scores != NULL
+        cdef double other, margin
         if have_scores:
-            g.scores(g, self.work, sc)
+            g.scores(g, self.work, out.sc)
         for q in range(np_):
-            u[q] = r[q]
-        if have_scores and self.margin_weight > 0.0 and g.facts.score_scale > 0.0 and np_ > 1:
+            out.u[q] = out.r[q]
+        if have_scores and self.opt.margin_weight > 0.0 and g.facts.score_scale > 0.0 and np_ > 1:
             for q in range(np_):
                 other = -1e300
                 for i in range(np_):
-                    if i != q and sc[i] > other:
-                        other = sc[i]
-                margin = (sc[q] - other) / g.facts.score_scale
+                    if i != q and out.sc[i] > other:
+                        other = out.sc[i]
+                margin = (out.sc[q] - other) / g.facts.score_scale
                 if margin > 1.0:
                     margin = 1.0
                 elif margin < -1.0:
                     margin = -1.0
-                u[q] = r[q] + self.margin_weight * margin
+                out.u[q] = out.r[q] + self.opt.margin_weight * margin
 
-        # Backpropagation.
-        nodes = self.nodes
-        top = r[0]
+    cdef inline void _backpropagate(self, int depth, OutcomeC* out) noexcept nogil:
+        """Add the iteration to the nodes of `path` up to `depth`: a visit,
+        the mover's utility, and inside the root player's turn the full
+        statistics (utilities, win shares: 1/k for a k-way tie for first, a
+        solo game won at returns >= 0; scores; the root player's squared
+        utility)."""
+        cdef NodeC* nodes = self.nodes
+        cdef TurnStatsC* st
+        cdef int i, c, q, n_top = 0, np_ = self.g.facts.num_players
+        cdef bint have_scores = self.g.scores != NULL
+        cdef double top = out.r[0]
         for q in range(1, np_):
-            if r[q] > top:
-                top = r[q]
-        n_top = 0
+            if out.r[q] > top:
+                top = out.r[q]
         for q in range(np_):
-            if r[q] >= top - 1e-9:
+            if out.r[q] >= top - 1e-9:
                 n_top += 1
         for i in range(1, depth + 1):
             c = self.path[i]
             nodes[c].n_visits += 1
             if nodes[c].mover >= 0:
-                nodes[c].total += u[nodes[c].mover]
+                nodes[c].total += out.u[nodes[c].mover]
             if nodes[c].ext >= 0:
                 st = &self.ext[nodes[c].ext]
                 st.n += 1.0
                 for q in range(np_):
-                    st.sum_u[q] += u[q]
+                    st.sum_u[q] += out.u[q]
                     if np_ == 1:
-                        st.sum_win[q] += 1.0 if r[q] >= 0.0 else 0.0
-                    elif r[q] >= top - 1e-9:
+                        st.sum_win[q] += 1.0 if out.r[q] >= 0.0 else 0.0
+                    elif out.r[q] >= top - 1e-9:
                         st.sum_win[q] += 1.0 / n_top
                     if have_scores:
-                        st.sum_score[q] += sc[q]
+                        st.sum_score[q] += out.sc[q]
                 if self.root_player >= 0:
-                    st.sum_u2 += u[self.root_player] * u[self.root_player]
+                    st.sum_u2 += out.u[self.root_player] * out.u[self.root_player]
         nodes[0].n_visits += 1
 
     # -- Python face -------------------------------------------------------
@@ -587,6 +655,14 @@ cdef class Tree:
     @property
     def root_player(self):
         return self.root_player
+
+    @property
+    def options(self):
+        """The options this tree searches with, by search/params.py's names."""
+        o = <dict> self.opt
+        o["form"] = {v: k for k, v in FORMS.items()}[o["form"]]
+        o["rollout"] = {v: k for k, v in ROLLOUTS.items()}[o["rollout"]]
+        return o
 
     @staticmethod
     def bytes_per_node():
@@ -656,7 +732,7 @@ cdef class Tree:
             self.g.apply_action(self.g, self.root_state, a)
             if not kept:
                 continue
-            if kind == KIND_CHANCE and self.form == FORM_IS:
+            if kind == KIND_CHANCE and self.opt.form == FORM_IS:
                 continue
             c = self.nodes[node].first_child
             while c >= 0 and not (self.nodes[c].action == a and self.nodes[c].kind == kind

@@ -25,10 +25,13 @@ from dataclasses import dataclass
 
 from easel.engine.errors import EaselError
 
+from . import params
 from ._mcts import Tree
 from .bots import player_scores
-from .mcts import Search, SearchError, _mix
+from .errors import SearchError
+from .seeds import mix
 from .stats import interval, seat_outcomes
+from .tree_search import Search
 
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
@@ -78,9 +81,9 @@ class ClairvoyantError(EaselError, ValueError):
 
 class Clairvoyant:
     """Chooses moves in one known world: a fresh tree per decision, in the
-    PIMC form on that world, `iterations` a decision. The other search
-    options (uct_c, rollout, rollout_depth, policy_bias, margin_weight) are
-    MCTS's, with the game's defaults where not given."""
+    PIMC form on that world, `iterations` a decision. The other options of
+    the tree (search/params.py, tree=True) are MCTS's, with the game's
+    defaults where not given."""
 
     def __init__(self, game, world: int, iterations: int, seed: int = 0, **options):
         if not isinstance(iterations, int) or iterations < 1:
@@ -106,8 +109,7 @@ class Clairvoyant:
                 o = Search(self.game, state, form="pimc", worlds=1, **self._given).options
             except (SearchError, TypeError) as e:
                 raise ClairvoyantError(f"clairvoyant search: {e}") from e
-            self._options = {k: o[k] for k in ("uct_c", "rollout_depth", "margin_weight",
-                                               "rollout", "policy_bias")}
+            self._options = {k: v for k, v in params.tree_options(o).items() if k != "form"}
         return self._options
 
     def step(self, state, chance_seen: int) -> int:
@@ -118,7 +120,7 @@ class Clairvoyant:
             return legal[0]
         o = self._resolved(state)
         self._decisions += 1
-        tree = Tree(state, form="pimc", seed=_mix(self.seed, self._decisions),
+        tree = Tree(state, form="pimc", seed=mix(self.seed, self._decisions),
                     world_seed=shifted_world(self.world, chance_seen),
                     max_nodes=max(1 << 16, 2 * self.iterations), **o)
         # Stopped early, as MCTSBot stops, once the leader's lead in visits
@@ -167,7 +169,7 @@ def play_world(game, world: int, choose) -> WorldResult:
 
 def world_seed(seed: int, i: int) -> int:
     """The i-th world of a run seeded `seed`."""
-    return _mix(seed, i)
+    return mix(seed, i)
 
 
 # -- a run: many worlds, the clairvoyant and ordinary bots on each ---------------------------
@@ -229,7 +231,7 @@ def plan(game: str, games: int, seed: int, iterations: int, options: dict,
     opts = tuple(sorted(options.items()))
     return [WorldTask(game=game, index=i, world=world_seed(seed, i), player=who,
                       iterations=iterations if who == CLAIRVOYANT else 0, options=opts,
-                      seed=_mix(seed ^ 0xB0D, i))
+                      seed=mix(seed ^ 0xB0D, i))
             for i in range(games) for who in players]
 
 

@@ -3,13 +3,14 @@ range, whether a network request may set it, and what it means.
 
 Everything else is derived from these tables: the keys a bot spec takes and
 their typing (search/specs.py), the one validator (`check_value`) that
-`search.mcts.Search`, `MCTSBot`, the C tree, `GreedyBot`, spec parsing and the
+`search.tree_search.Search`, `MCTSBot`, the C tree, `GreedyBot`, spec parsing and the
 server all call, the server's allow-list (`network`), the generic search
 defaults a game's measured `search_defaults` override (`game=True`), the
 `--help` texts of the commands that take specs and `easel bots`, and the
 option tables of docs/bots.md (`easel bots --markdown` prints them; a test
-keeps the page in step). Adding a search option is one `Param` here, plus the C code
-that reads it when the tree uses it (`tree=True` hands it to `Tree`).
+keeps the page in step). Adding a search option is one `Param` here, plus the code
+that reads it; one the tree uses (`tree=True` hands it to `Tree`) is also a field of its
+name in `TreeOptionsC` (search/_mcts.pxd).
 
 A range is checked wherever a value enters, locally and from the network
 alike; NaN and infinities are refused everywhere. The server adds its own
@@ -342,6 +343,13 @@ def describe(p: Param) -> dict:
             "range": p.range_text(), "doc": p.doc, "network": p.network}
 
 
+def _marks(p: Param) -> str:
+    """What an option's meaning adds about who may set it: a game's measured
+    defaults (docs/adding-a-game.md), not a network request."""
+    return ((" (a game may set its default)" if p.game else "")
+            + ("" if p.network else " (not from the network)"))
+
+
 def markdown(kinds) -> str:
     """The option tables of docs/bots.md, one per bot kind: `kinds` is
     [(name, doc, {key: Param})]."""
@@ -353,9 +361,7 @@ def markdown(kinds) -> str:
             continue
         out.append("| option | takes | default | meaning |\n| --- | --- | --- | --- |")
         for p in table.values():
-            meaning = p.doc.replace("|", "\\|")
-            if not p.network:
-                meaning += " (not from the network)"
+            meaning = p.doc.replace("|", "\\|") + _marks(p)
             out.append(f"| `{p.name}` | {p.range_text()} | {p.default_words()} | {meaning} |")
         out.append("")
     return "\n".join(out)
@@ -370,8 +376,7 @@ def help_text(kinds, width: int = 100) -> str:
         for p in table.values():
             default = p.default_words()
             default = default if default == "required" else f"default {default}"
-            text = (f"{p.name}: {p.range_text()}, {default}; {p.doc}"
-                    + ("" if p.network else " (not from the network)"))
+            text = f"{p.name}: {p.range_text()}, {default}; {p.doc}" + _marks(p)
             lines.extend(textwrap.wrap(text, width, initial_indent="      ",
                                        subsequent_indent="        "))
     return "\n".join(lines)

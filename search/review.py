@@ -4,7 +4,7 @@ summarised (docs/review.md gives the thresholds and why).
 
 A **decision point** is the first decision of a player's turn: the turn is
 that player's run of decisions up to the next other player's decision, the
-next chance outcome or the end of the game (search.mcts: a candidate is
+next chance outcome or the end of the game (search/analysis.py: a candidate is
 such a whole turn). A turn is reviewed once, at its first decision, against
 the candidates of one search of that position; the chance outcomes are the
 record's, and hidden draws are determinized by the search as always.
@@ -261,9 +261,10 @@ class Reviewer:
         self.attach = attach
 
     def _search(self, state, salt: int):
-        from .mcts import Search, _mix
+        from .seeds import mix
+        from .tree_search import Search
         s = self.settings
-        search = Search(self.game, state, seed=_mix(s.seed, salt), threads=s.threads,
+        search = Search(self.game, state, seed=mix(s.seed, salt), threads=s.threads,
                         **s.options)
         if self.attach is not None:
             self.attach(search)

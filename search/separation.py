@@ -73,7 +73,7 @@ class Separation:
 
 
 def told_apart(candidates, value_range, iterations: int = 0) -> Separation:
-    """The two first of `candidates` (search.mcts.Candidate, best first) told
+    """The two first of `candidates` (search.analysis.Candidate, best first) told
     apart or not; a single candidate (the only turn the position allows, or
     the only one the search found) is apart from nothing and counts as
     apart."""

@@ -11,7 +11,7 @@ Each bot kind's options are defined once in search/params.py (type, default,
 range, meaning): a spec is typed and range-checked as it is parsed, and a bad
 one is refused with a `BotSpecError` that names the bad part (an unknown key
 with the closest valid one and the list of them). The mcts keys are mapped
-onto the keywords of `search.mcts.MCTSBot` (``time`` -> ``time_limit``). A
+onto the keywords of `search.mcts_bot.MCTSBot` (``time`` -> ``time_limit``). A
 remote bot's own ``spec=`` is parsed and checked too.
 """
 from __future__ import annotations
@@ -150,7 +150,7 @@ def level_mcts_args(game, args: dict) -> dict:
 
 def _mcts(game, args, max_nodes: int | None = None, what: str = "mcts"):
     try:
-        from easel.search.mcts import MCTSBot
+        from easel.search.mcts_bot import MCTSBot
     except ImportError as e:
         raise BotSpecError(f"{what}: the MCTS bot is not available in this build ({e})") from None
     kwargs = {params.MCTS[k].kw: v for k, v in args.items()}

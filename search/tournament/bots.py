@@ -31,6 +31,7 @@ import re
 import time
 
 from ..bots import Bot
+from ..seeds import game_seed     # the seed the local bot plays a game with
 
 _TARGET = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):([0-9]{1,5})")
 FAULT_MODES = ("raise", "illegal", "sleep", "exit")
@@ -89,7 +90,6 @@ class RemoteBot(Bot):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        from ..mcts import game_seed     # the seed the local bot plays this game with
         self._asked = True
         answer = self._connect().suggest_response(
             self.game_spec, list(self.steps), bot=self.remote_spec, num_candidates=1,

@@ -151,3 +151,19 @@ def test_cli_bound(tmp_path, capsys):
     assert "KEY=VALUE" in capsys.readouterr().err
     assert main(["bound", "vangogh(players=3)", "--games", "1"]) == 2
     assert "solo" in capsys.readouterr().err
+
+
+def test_the_clairvoyant_hands_its_tree_every_tree_option(monkeypatch):
+    """A tree option added to search/params.py (here a made-up one) reaches
+    the clairvoyant's tree like the others, with no list of them to keep."""
+    from easel.search import params
+    probe = params.Param("probe", float, 0.0, "a made-up tree option", low=0, high=1,
+                         tree=True, game=True)
+    monkeypatch.setitem(params.MCTS, "probe", probe)
+    monkeypatch.setitem(params.SEARCH_KEYWORDS, "probe", probe)
+    game = engine.load_game(SOLO_SA)
+    state, _ = _decision_after_chance(game, 3, 1)
+    c = Clairvoyant(game, world=3, iterations=10, probe=0.5, uct_c=0.7)
+    options = c._resolved(state)
+    assert options["probe"] == 0.5 and options["uct_c"] == 0.7
+    assert set(options) == {p.name for p in params.MCTS.values() if p.tree} - {"form"}

@@ -248,3 +248,41 @@ def test_generic_defaults_come_from_the_table():
     assert d == dict(uct_c=2.0, form="is", rollout_depth=-1, margin_weight=0.0, worlds=8,
                      rollout="random", policy_bias=0.0)
     assert mcts.search_defaults(engine.load_game("connect_four")) == d
+
+
+def _other_value(p):
+    """A value of tree option `p` other than its default, within its range."""
+    if p.choices:
+        return next(c for c in p.choices if c != p.default)
+    return type(p.default)(p.default + 1 if p.high is None or p.default + 1 <= p.high
+                           else p.default - 1)
+
+
+def test_every_tree_option_reaches_the_tree_by_its_name():
+    """Each search option marked tree=True arrives in the C tree as given
+    (search/_mcts.pxd, TreeOptionsC: a field per option, filled at once), and
+    a search hands each of its trees the same ones."""
+    from easel.search._mcts import TREE_OPTIONS, Tree
+    from easel.search.mcts import Search
+    tree_params = [p for p in params.MCTS.values() if p.tree]
+    assert set(TREE_OPTIONS) == {p.name for p in tree_params}
+    game = engine.load_game("starving_artists(players=2)")      # has every capability
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert Tree(state).options == {p.name: p.default for p in tree_params}
+    given = {p.name: _other_value(p) for p in tree_params}
+    assert Tree(state, **given).options == given
+    s = Search(game, state, seed=1, threads=2, **given)
+    assert [t.options for t in s._trees] == [given, given]
+
+
+def test_the_options_a_game_may_set_are_marked_where_they_are_listed():
+    """docs/bots.md's mcts table (and --help, from the same words) marks the
+    options a game's search_defaults may set (game=True), so that no page
+    keeps its own list of them."""
+    from easel.search.specs import bots_markdown
+    mcts_rows = bots_markdown().split("### `mcts`")[1].split("### ")[0].splitlines()
+    for p in params.MCTS.values():
+        row = next(r for r in mcts_rows if r.startswith(f"| `{p.name}` |"))
+        assert ("(a game may set its default)" in row) == p.game, p.name
