@@ -1,9 +1,13 @@
-# Couleurs de Paris, the Cython core: constants, the parameter block and the
-# state struct. The layout mirrors reference.py field for field (ENCODING.md,
-# "State fields"). Arrays are sized for 4 players and 32 paintings whatever
-# the game's n and deck; unused entries stay 0 (counts) or -1 (ids), so two
-# equal positions are equal bytes.
+# Couleurs de Paris, the Cython core's shared layout: constants, the parameter
+# block, the state struct, and the few one-line accessors every part of the
+# core inlines (the rules in play.pyx, the rollout policy in policy.pyx, the
+# Python face in core.pyx). The layout mirrors reference.py field for field
+# (ENCODING.md, "State fields"). Arrays are sized for 4 players and 32
+# paintings whatever the game's n and deck; unused entries stay 0 (counts) or
+# -1 (ids), so two equal positions are equal bytes.
 from libc.stdint cimport int8_t, int16_t, uint16_t
+
+from easel.engine.contract cimport GameC
 
 cdef enum:
     CDP_MAX_PLAYERS = 4
@@ -130,3 +134,69 @@ cdef struct CdpStateC:
     int8_t pay_min
     int8_t paint_left
     int8_t painted
+
+
+# ------------------------------------------------------------------ accessors
+# Defined here, not in a .pyx, so that each module inlines them (a function
+# shared through a .pxd otherwise becomes a call through a pointer).
+cdef inline const CdpParamsC* cdp_params(const GameC* g) noexcept nogil:
+    return <const CdpParamsC*> g.params
+
+
+cdef inline int popcount(unsigned int x) noexcept nogil:
+    cdef int k = 0
+    while x:
+        x &= x - 1
+        k += 1
+    return k
+
+
+cdef inline int pos_of(const CdpParamsC* P, const CdpStateC* st, int kind) noexcept nogil:
+    return (P.slot_of[kind] + st.rot) % CDP_POSITIONS
+
+
+cdef inline int loc_of(const CdpParamsC* P, const CdpStateC* st, int location) noexcept nogil:
+    if location < CDP_N_WHEEL:
+        return pos_of(P, st, location)
+    return location
+
+
+cdef inline int amount(const CdpParamsC* P, int tool, int level) noexcept nogil:
+    return P.tracks[tool][level - 1]
+
+
+cdef inline int nonblack(const CdpStateC* st, int p) noexcept nogil:
+    cdef int c, k = 0
+    for c in range(C_BLACK):
+        k += st.pig[p][c]
+    return k
+
+
+cdef inline int standing(const CdpStateC* st, int p) noexcept nogil:
+    cdef int l, k = 0
+    for l in range(CDP_N_LOC):
+        k += st.stand[p][l]
+    return k
+
+
+cdef inline int occupancy(const CdpParamsC* P, const CdpStateC* st, int loc) noexcept nogil:
+    cdef int q, k = 0
+    for q in range(P.n):
+        k += st.stand[q][loc] + st.lie[q][loc]
+    return k
+
+
+cdef inline bint standing_at(const CdpParamsC* P, const CdpStateC* st, int loc) noexcept nogil:
+    cdef int q
+    for q in range(P.n):
+        if st.stand[q][loc]:
+            return True
+    return False
+
+
+cdef inline int mix_a(int s) noexcept nogil:
+    return s - 1
+
+
+cdef inline int mix_b(int s) noexcept nogil:
+    return (s + 1) % 6
