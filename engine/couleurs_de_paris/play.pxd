@@ -12,7 +12,6 @@ cdef int cdp_sample_chance(const GameC* g, const void* s, double u) noexcept nog
 cdef void cdp_apply(const GameC* g, void* s, int action) noexcept nogil
 cdef void cdp_returns(const GameC* g, const void* s, double* out) noexcept nogil
 cdef void cdp_scores(const GameC* g, const void* s, double* out) noexcept nogil
-cdef void cdp_init(const CdpParamsC* P, CdpStateC* st) noexcept nogil
 
 # shared with policy.pyx
 cdef bint can_paint(const CdpParamsC* P, const CdpStateC* st, int p) noexcept nogil

@@ -5,8 +5,6 @@ the phases, action ids and chance outcomes both implementations share.
 RULINGS.md sections are cited as §N. The rollout policy is in policy.pyx, the
 Python face in core.pyx.
 """
-from libc.string cimport memset
-
 from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine.couleurs_de_paris.state cimport *
 
@@ -546,33 +544,3 @@ cdef void cdp_scores(const GameC* g, const void* s, double* out) noexcept nogil:
     cdef int p
     for p in range(P.n):
         out[p] = _score(P, <const CdpStateC*> s, p)
-
-
-cdef void cdp_init(const CdpParamsC* P, CdpStateC* st) noexcept nogil:
-    cdef int p, c, t
-    memset(st, 0, sizeof(CdpStateC))
-    st.phase = PH_DEAL
-    st.round = 1
-    st.first = P.first
-    st.cur = P.first
-    for c in range(CDP_N_COLOURS):
-        st.supply[c] = P.box[c]
-    for p in range(CDP_MAX_PLAYERS):
-        st.keep[p] = -1
-        if p < P.n:
-            for c in range(C_RED, C_VIOLET, 2):                               # §3: r, y, b
-                st.pig[p][c] = 1
-                st.supply[c] -= 1
-            for t in range(CDP_N_TOOLS):
-                st.tool[p][t] = 1
-            st.hired[p] = 3
-    for c in range(CDP_N_EASELS):
-        st.easel[c] = -1
-    for c in range(CDP_MAX_CARDS):
-        st.owner[c] = -1
-        if c < P.ncards:
-            st.deck[c] = 1
-    st.deck_left = P.ncards
-    st.fp_claim = -1
-    st.rot_claim = -1
-    st.tool_sel = -1

@@ -1,10 +1,18 @@
-# Couleurs de Paris, the Cython core's shared layout: constants, the parameter
-# block, the state struct, and the few one-line accessors every part of the
-# core inlines (the rules in play.pyx, the rollout policy in policy.pyx, the
-# Python face in core.pyx). The layout mirrors reference.py field for field
-# (ENCODING.md, "State fields"). Arrays are sized for 4 players and 32
+# Couleurs de Paris, the Cython core's shared layout: constants, the state
+# struct, the parameter block, and the few one-line accessors every part of
+# the core inlines (the rules in play.pyx, the rollout policy in policy.pyx,
+# the Python face in core.pyx).
+#
+# The constants repeat rules.py's, which are the source (Cython needs them at
+# compile time; tests/couleurs_de_paris/test_cdp_fields.py checks every one).
+# The state struct holds the fields of the field table (fields.py: the
+# reference's attribute, the view's name, the axes, the range of each), which
+# converts the struct to the JSON view and from a reference state; the
+# struct's layout reaches it through core.state_dtype(), and the core refuses
+# to load while the two disagree. Arrays are sized for 4 players and 32
 # paintings whatever the game's n and deck; unused entries stay 0 (counts) or
-# -1 (ids), so two equal positions are equal bytes.
+# -1 (ids), so two equal positions are equal bytes (the test checks the core's
+# bytes against the table's packing of the reference, step by step).
 from libc.stdint cimport int8_t, int16_t, uint16_t
 
 from easel.engine.contract cimport GameC
@@ -87,22 +95,6 @@ cdef enum:
     PH_END = 13
 
 
-# Constants of one game instance (options and data file).
-cdef struct CdpParamsC:
-    int n
-    int first
-    int max_rounds
-    int easels
-    int ncards
-    int8_t wheel[10]            # action kind at each wheel slot
-    int8_t slot_of[10]          # wheel slot of each action kind
-    int8_t capacity[10]         # usable spaces per lower-board position
-    int8_t tracks[3][8]         # amount per tool and level (index level-1)
-    int16_t box[8]              # pigments in the box per colour
-    int8_t card_space[32][9]    # colour each space needs
-    int16_t card_value[32]
-
-
 cdef struct CdpStateC:
     int8_t phase
     int8_t rot
@@ -134,6 +126,20 @@ cdef struct CdpStateC:
     int8_t pay_min
     int8_t paint_left
     int8_t painted
+
+
+# Constants of one game instance (options and data file).
+cdef struct CdpParamsC:
+    int n
+    int max_rounds
+    int easels
+    int ncards
+    int8_t slot_of[10]          # wheel slot of each action kind
+    int8_t capacity[10]         # usable spaces per lower-board position
+    int8_t tracks[3][8]         # amount per tool and level (index level-1)
+    int8_t card_space[32][9]    # colour each space needs
+    int16_t card_value[32]
+    CdpStateC initial           # the initial position (the reference's, fields.py)
 
 
 # ------------------------------------------------------------------ accessors
