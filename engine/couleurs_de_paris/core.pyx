@@ -13,7 +13,8 @@ from easel.engine.couleurs_de_paris.play cimport (cdp_apply, cdp_chance_outcomes
                                                   cdp_returns, cdp_sample_chance, cdp_scores)
 from easel.engine.couleurs_de_paris.policy cimport cdp_rollout_action
 
-from easel.engine.couleurs_de_paris.policy import rollout_scores  # noqa: F401 (tests read it here)
+from easel.engine.couleurs_de_paris.policy import (  # noqa: F401 (tests read them here)
+    ROLLOUT_EPSILON, rollout_scores)
 
 
 def make_core(params, facts):

@@ -5,15 +5,21 @@ from easel.engine._core cimport CoreGame, CoreState
 from easel.engine.couleurs_de_paris.state cimport *
 from easel.engine.couleurs_de_paris.play cimport can_paint
 
+from easel.engine.couleurs_de_paris import rules as _rules
+
 
 # ----------------------------------------------------------- rollout policy
 # A cheap rule of thumb for rollouts (not the rules): act rather than lay
 # down; gather the colours one's paintings still need; paint matching
 # pigments onto the painting nearest completion, white only to finish one;
 # take a painting while holding fewer than 2 unfinished; pay and discard what
-# is least needed. Epsilon-greedy: with probability ROLLOUT_EPSILON a uniform
-# move, so rollouts keep exploring. policies.py holds the same scores in Python.
-cdef double ROLLOUT_EPSILON = 0.15
+# is least needed. Epsilon-greedy: with probability ROLLOUT_EPSILON (rules.py,
+# read when the module is imported; docs/strength.md has the runs behind it)
+# a uniform move, so rollouts keep exploring. policies.py holds the same
+# scores in Python (tests/couleurs_de_paris/test_cdp_core.py checks they agree).
+cdef double _ROLLOUT_EPSILON = _rules.ROLLOUT_EPSILON
+
+ROLLOUT_EPSILON = _ROLLOUT_EPSILON
 
 
 cdef void _needs(const CdpParamsC* P, const CdpStateC* st, int p, int* need,
@@ -117,7 +123,7 @@ cdef int cdp_rollout_action(const GameC* g, const void* s, const int* legal, int
     cdef double v, top = -1e9
     if n <= 1:
         return 0
-    if u1 < ROLLOUT_EPSILON:
+    if u1 < _ROLLOUT_EPSILON:
         pick = <int> (u2 * n)
         return pick if pick < n else n - 1
     _needs(P, st, st.cur, need, &unfinished)

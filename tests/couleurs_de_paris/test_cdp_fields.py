@@ -157,3 +157,7 @@ def test_the_references_phase_names_follow_rules_py():
         key = name.upper()
         key = f"{key}_P" if hasattr(reference, f"{key}_P") else key
         assert getattr(reference, key) == i, name
+
+
+def test_the_rollout_epsilon_comes_from_rules_py():
+    assert cdp_core.ROLLOUT_EPSILON == rules.ROLLOUT_EPSILON
