@@ -166,11 +166,11 @@ class Name(Value):
 
 
 class NameCounts(Value):
-    """Counts per name (one axis) as an object {name: count}, each 0..hi."""
+    """Counts per name (one axis) as an object {name: count}, each lo..hi."""
     axes = 1
 
-    def __init__(self, names, what, hi):
-        self.names, self.what, self.hi = tuple(names), what, hi
+    def __init__(self, names, what, hi, lo=0):
+        self.names, self.what, self.hi, self.lo = tuple(names), what, hi, lo
 
     def write(self, v, ctx):
         return {name: v[k] for k, name in enumerate(self.names)}
@@ -178,13 +178,13 @@ class NameCounts(Value):
     def read(self, j, field, ctx):
         ctx.f.obj(j, field, self.names,
                   unknown=f"unknown {self.what}; {self.what}s: {', '.join(self.names)}")
-        return [ctx.f.int(j[name], f"{field}.{name}", 0, self.hi) for name in self.names]
+        return [ctx.f.int(j[name], f"{field}.{name}", self.lo, self.hi) for name in self.names]
 
     def limits(self, r):
-        return 0, self.hi
+        return self.lo, self.hi
 
     def text(self):
-        return f"{{{self.what}: 0..{self.hi}}}"
+        return f"{{{self.what}: {self.lo}..{self.hi}}}"
 
 
 class IdSet(Value):
@@ -241,12 +241,19 @@ class Field:
 class Shown:
     """In the view, not state: `value(ctx)` (OMIT leaves the key out). On
     loading, `check(given, ctx)` returns the problem or None (no check: the
-    value is skipped); `required` keys must be present."""
+    value is skipped); `required` keys must be present.
+
+    A Shown row may also stand for state fields the view arranges otherwise
+    than the state holds them (e.g. assistants per player and location shown
+    as the players on each board space): `fields` names them (their rows have
+    no `view` of their own) and `read(given, field, ctx)` fills them in."""
     view: str
     value: Callable
     doc: str
     required: bool = False
     check: Callable | None = None
+    fields: tuple = ()
+    read: Callable | None = None
     kind: str = _field(default=SHOWN, init=False)
 
 
@@ -288,9 +295,11 @@ def _flat(v):
 
 
 class FieldTable:
-    def __init__(self, game: str, axes, rows):
-        """axes: the Axis list; rows: Field and Shown rows in view order."""
+    def __init__(self, game: str, axes, rows, strict_items: bool = False):
+        """axes: the Axis list; rows: Field and Shown rows in view order;
+        strict_items: the items of the view's lists refuse unknown keys too."""
         self.game = game
+        self.strict_items = strict_items
         self.f = ViewFields(game)
         self.axes = {a.name: a for a in axes}
         self.rows = tuple(rows)
@@ -298,10 +307,15 @@ class FieldTable:
         self.state = tuple(x for x in self.fields if x.kind != CACHE)
         self.caches = tuple(x for x in self.fields if x.kind == CACHE)
         self.by_ref = {x.ref: x for x in self.state}
+        # Fields a Shown row stands for: field -> the Shown rows' views.
+        self.shown_in = {}
+        for x in self.rows:
+            for name in getattr(x, "fields", ()):
+                self.shown_in.setdefault(name, []).append(x.view)
         self._check_rows()
         # Per field: how many of its axes are JSON lists (not its group's, not
         # its value's), and its value's own axes.
-        self._lists = {row.ref: len(row.dims) - row.value.axes - ("[]" in row.view)
+        self._lists = {row.ref: len(row.dims) - row.value.axes - ("[]" in (row.view or ""))
                        for row in self.state}
         self._value_axes = {row.ref: tuple(self.axes[a] for a in
                                            row.dims[len(row.dims) - row.value.axes:])
@@ -338,16 +352,20 @@ class FieldTable:
                     self._fail(f"cache {row.ref!r}: no view, and sum_of must name a field with "
                                f"one more axis and empty value 0")
                 continue
-            if row.value is None or row.view is None:
-                self._fail(f"field {row.ref!r}: needs a view and a value")
+            if row.value is None or (row.view is None) == (row.ref not in self.shown_in):
+                self._fail(f"field {row.ref!r}: needs a view and a value (or, for its "
+                           f"view, a Shown row standing for it; not both)")
             if isinstance(row.value, Int):
                 for b in (row.value.lo, row.value.hi):
                     if not isinstance(b, (int, Bound)):
                         self._fail(f"field {row.ref!r}: a bound is a number or a Bound, "
                                    f"got {b!r}")
-            grouped = "[]" in row.view
+            grouped = "[]" in (row.view or "")
             if row.value.axes + grouped > len(row.dims):
                 self._fail(f"field {row.ref!r}: its view takes more axes than it has")
+        for name in self.shown_in:
+            if name not in self.by_ref:
+                self._fail(f"a Shown row stands for {name!r}, not a state field")
         for row in self.rows:
             if row.view is not None:
                 if row.view in seen_view:
@@ -360,7 +378,8 @@ class FieldTable:
         for part in parts[:-1]:
             if part.endswith("[]"):
                 key = part[:-2]
-                group = node.children.setdefault(key, _Group(None, _Obj(strict=False, children={})))
+                group = node.children.setdefault(
+                    key, _Group(None, _Obj(strict=self.strict_items, children={})))
                 if isinstance(row, Field):
                     axis = self.axes[row.dims[0]]
                     if group.axis not in (None, axis):
@@ -481,12 +500,14 @@ class FieldTable:
             if key not in j:
                 continue
             if isinstance(child, Shown):
+                ctx = Ctx(r, s, self.f)
+                ctx.i = i
                 if child.check is not None:
-                    ctx = Ctx(r, s, self.f)
-                    ctx.i = i
                     problem = child.check(j[key], ctx)
                     if problem:
                         self.f.bad(path, problem)
+                if child.read is not None:
+                    child.read(j[key], path, ctx)
             elif isinstance(child, _Obj):
                 self._read_obj(child, j[key], path, s, r, i)
             elif isinstance(child, _Group):
@@ -535,7 +556,9 @@ class FieldTable:
             if isinstance(row, Shown):
                 out.append(f"| `{row.view}` | | | | | shown | {esc} |")
                 continue
-            view = f"`{row.view}`" if row.view else ""
+            view = (f"`{row.view}`" if row.view else
+                    "in " + ", ".join(f"`{v}`" for v in self.shown_in[row.ref])
+                    if row.ref in self.shown_in else "")
             axes = " × ".join(row.dims)
             value = row.value.text() if row.value else f"sum of `{row.sum_of}`"
             out.append(f"| {view} | `{row.ref}` | `{row.c_name}` | {axes} | {value} | "
@@ -544,8 +567,9 @@ class FieldTable:
         for a in self.axes.values():
             ref = a.ref_doc or (a.c_len if a.ref_len is None else a.ref_len)
             out.append(f"| {a.name} | {a.c_len} | {ref} | {a.doc} |")
-        bounds = {b.name: b for row in self.state if isinstance(row.value, Int)
-                  for b in (row.value.lo, row.value.hi) if isinstance(b, Bound)}
+        bounds = {b.name: b for row in self.state
+                  for b in (getattr(row.value, "lo", None), getattr(row.value, "hi", None))
+                  if isinstance(b, Bound)}
         if bounds:
             out += ["", "| bound | value |", "| --- | --- |"]
             out += [f"| {b.name} | {b.doc} |" for b in bounds.values()]

@@ -4,6 +4,7 @@ entries, caches, padding), the fields at rest, and the table's own checks.
 Van Gogh's table against its real struct is tests/vangogh/test_fields.py."""
 from __future__ import annotations
 
+import re
 import types
 
 import numpy as np
@@ -171,3 +172,77 @@ def test_markdown_lists_every_row_axis_and_bound():
     for name in ("players", "colours", "cards", "n-1"):  # axes and the bound
         assert f"| {name} |" in md
     assert "|  | `total` | `total` |  | sum of `bag` | cache | cubes in the bag |" in md
+
+
+# -- fields the view arranges otherwise (a Shown row standing for them) ---------------
+
+def _owners(c):
+    """Cards per seat: the view lists each seat's cards, the state holds each card's seat."""
+    return [[k for k in range(c.r.cards) if c.s.owner[k] == p] for p in range(c.r.n)]
+
+
+def _read_owners(given, field, c):
+    for p, cards in enumerate(c.f.list(given, field, c.r.n)):
+        for i, k in enumerate(cards):
+            c.s.owner[c.f.int(k, f"{field}[{p}][{i}]", 0, c.r.cards - 1)] = p
+
+
+OWNED = FieldTable("toy", AXES, (
+    Field("level", "levels[].level", PUBLIC, "level", dims=("players", "colours"),
+          value=NameCounts(COLOURS, "colour", 8, lo=1)),
+    Shown("hands", _owners, "the cards each seat holds", required=True, fields=("owner",),
+          read=_read_owners),
+    Field("owner", None, PUBLIC, "who holds each card, -1 nobody", dims=("cards",),
+          value=Int(-1, LAST), empty=-1),
+), strict_items=True)
+
+
+def test_a_shown_row_standing_for_a_field_writes_and_reads_it():
+    s = types.SimpleNamespace(r=R, _current_player=lambda: 0)
+    OWNED.clear(s, R)
+    s.owner = [2, -1, 0, 2, -1]
+    s.level = [[1, 1], [8, 2], [3, 1]]
+    view = OWNED.view(s)
+    assert view == {"levels": [{"level": {"red": 1, "blue": 1}},
+                               {"level": {"red": 8, "blue": 2}},
+                               {"level": {"red": 3, "blue": 1}}],
+                    "hands": [[2], [], [0, 3]]}
+    back = types.SimpleNamespace(r=R)
+    OWNED.clear(back, R)
+    OWNED.read(view, back, R)
+    assert back.owner == s.owner and back.level == s.level
+    md = OWNED.markdown()
+    assert "| in `hands` | `owner` | `owner` | cards |" in md
+    assert "{colour: 1..8}" in md
+
+
+@pytest.mark.parametrize("change, field, problem", [
+    (lambda v: v["hands"][1].append(9), "hands[1][0]", "must be an integer from 0 to 4"),
+    (lambda v: v["levels"][0]["level"].update(red=0), "levels[0].level.red",
+     "must be an integer from 1 to 8"),
+    (lambda v: v["levels"][0].update(extra=1), "levels[0].extra", "unknown field"),
+])
+def test_strict_items_and_shown_reads_name_the_field(change, field, problem):
+    s = types.SimpleNamespace(r=R, _current_player=lambda: 0)
+    OWNED.clear(s, R)
+    s.level = [[1, 1]] * 3
+    view = OWNED.view(s)
+    change(view)
+    back = types.SimpleNamespace(r=R)
+    OWNED.clear(back, R)
+    with pytest.raises(StateFormatError, match=rf"field '{re.escape(field)}': {problem}"):
+        OWNED.read(view, back, R)
+
+
+@pytest.mark.parametrize("rows, complaint", [
+    ((Field("owner", None, PUBLIC, "shown by nothing", dims=("cards",), value=Int(-1, 2)),),
+     "needs a view and a value"),
+    ((Shown("hands", lambda c: [], "both", fields=("owner",)),
+      Field("owner", "owner", PUBLIC, "and its own view", dims=("cards",), value=Int(-1, 2))),
+     "not both"),
+    ((Shown("hands", lambda c: [], "stands for nothing", fields=("nobody",)),),
+     "stands for 'nobody', not a state field"),
+])
+def test_a_shown_row_standing_for_fields_is_checked(rows, complaint):
+    with pytest.raises(GameSpecError, match=complaint):
+        FieldTable("toy", AXES, rows)

@@ -19,8 +19,6 @@ def facts(params) -> GameFacts:
                      score_scale=20.0)
 
 
-
-
 def _check(params):
     from .rules import make_rules
     return built_by("couleurs_de_paris", make_rules, "data")(params)
@@ -52,15 +50,8 @@ ENTRY = register(GameEntry(
     left_out=("advanced rules (bonus cards): their contents are unknown (RULINGS.md §26)",
               "painter tiles: their powers are unknown (RULINGS.md §26)"),
     check=_check,
-    # search_defaults: rollouts follow the core's rollout policy (epsilon 0.15):
-    # `easel arena "couleurs_de_paris(players=2)" --bots
-    # "mcts(iterations=200,rollout=policy)" "mcts(iterations=200,rollout=random)"
-    # --games 20 --seed 11 --jobs 1`: 0.900 [0.749, 1.000], mean margin +10.95.
-    # At 500 iterations, 100 games in duplicate blocks each: a score-margin
-    # weight of 0 against 0.5 scored 0.300 [0.206, 0.394] (seed 221), so the
-    # margin stays at 0.5; the closed-loop form against the information-set
-    # form 0.535 [0.436, 0.634] (seed 222), no gain, so the information-set
-    # form stays.
+    # search_defaults: the runs that chose them are in docs/strength.md
+    # ("How the search defaults were measured").
     hooks=GameHooks(reference="easel.engine.couleurs_de_paris.reference:CouleursState",
                     codec="easel.engine.couleurs_de_paris.codec",
                     core="easel.engine.couleurs_de_paris.core",

@@ -1,792 +1,22 @@
-"""Couleurs de Paris, the Cython core: the rules of reference.py over a flat
-struct (core.pxd), function for function, so the differential test can
-compare the two step by step. RULINGS.md sections are cited as §N."""
-from libc.string cimport memset
+"""Couleurs de Paris, the core's Python face: `make_core` fills a CoreGame
+with the parameter block (the options, the board, the paintings and the
+initial position) and the rule table (play.pyx) and the rollout policy
+(policy.pyx). The state struct converts to the JSON view and from a
+reference state through the field table (fields.py), which reads the
+struct's layout from `state_dtype()`."""
+from libc.string cimport memcpy, memset
 
-from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine._core cimport CoreGame, CoreState
+from easel.engine.couleurs_de_paris.state cimport *
+from easel.engine.couleurs_de_paris.play cimport (cdp_apply, cdp_chance_outcomes,
+                                                  cdp_current_player, cdp_legal_actions,
+                                                  cdp_returns, cdp_sample_chance, cdp_scores)
+from easel.engine.couleurs_de_paris.policy cimport cdp_rollout_action
 
+from easel.engine.couleurs_de_paris.policy import (  # noqa: F401 (tests read them here)
+    ROLLOUT_EPSILON, rollout_scores)
 
-cdef inline const CdpParamsC* _p(const GameC* g) noexcept nogil:
-    return <const CdpParamsC*> g.params
 
-
-cdef inline int _popcount(unsigned int x) noexcept nogil:
-    cdef int k = 0
-    while x:
-        x &= x - 1
-        k += 1
-    return k
-
-
-cdef inline int _pos(const CdpParamsC* P, const CdpStateC* st, int kind) noexcept nogil:
-    return (P.slot_of[kind] + st.rot) % CDP_POSITIONS
-
-
-cdef inline int _loc(const CdpParamsC* P, const CdpStateC* st, int location) noexcept nogil:
-    if location < CDP_N_WHEEL:
-        return _pos(P, st, location)
-    return location
-
-
-cdef inline int _amount(const CdpParamsC* P, int tool, int level) noexcept nogil:
-    return P.tracks[tool][level - 1]
-
-
-cdef inline int _nonblack(const CdpStateC* st, int p) noexcept nogil:
-    cdef int c, k = 0
-    for c in range(C_BLACK):
-        k += st.pig[p][c]
-    return k
-
-
-cdef inline int _standing(const CdpStateC* st, int p) noexcept nogil:
-    cdef int l, k = 0
-    for l in range(CDP_N_LOC):
-        k += st.stand[p][l]
-    return k
-
-
-cdef inline int _occupancy(const CdpParamsC* P, const CdpStateC* st, int loc) noexcept nogil:
-    cdef int q, k = 0
-    for q in range(P.n):
-        k += st.stand[q][loc] + st.lie[q][loc]
-    return k
-
-
-cdef inline bint _standing_at(const CdpParamsC* P, const CdpStateC* st, int loc) noexcept nogil:
-    cdef int q
-    for q in range(P.n):
-        if st.stand[q][loc]:
-            return True
-    return False
-
-
-cdef inline int _mix_a(int s) noexcept nogil:
-    return s - 1
-
-
-cdef inline int _mix_b(int s) noexcept nogil:
-    return (s + 1) % 6
-
-
-cdef bint _can_paint(const CdpParamsC* P, const CdpStateC* st, int p) noexcept nogil:
-    cdef int c, j
-    cdef bint white_ok
-    for c in range(P.ncards):
-        if st.owner[c] != p or st.done[c]:
-            continue
-        white_ok = st.pig[p][C_WHITE] > 0 and _popcount(st.whites[c]) < CDP_WHITE_PER_PAINTING
-        for j in range(CDP_SPACES):
-            if not (st.fill[c] >> j) & 1 and (white_ok or st.pig[p][P.card_space[c][j]] > 0):
-                return True
-    return False
-
-
-cdef bint _performable(const CdpParamsC* P, const CdpStateC* st, int p, int location) noexcept nogil:
-    cdef int t, e
-    cdef const int16_t* pig = st.pig[p]
-    if location == C_RED or location == C_YELLOW or location == C_BLUE:       # §8
-        return st.supply[location] > 0
-    if location == C_ORANGE or location == C_GREEN or location == C_VIOLET:  # §9
-        return (pig[_mix_a(location)] > 0 and pig[_mix_b(location)] > 0
-                and st.supply[location] > 0)
-    if location == K_BLACK:                                                   # §10
-        return (pig[C_ORANGE] > 0 and pig[C_GREEN] > 0 and pig[C_VIOLET] > 0
-                and st.supply[C_BLACK] > 0)
-    if location == K_IMPROVE:                                                 # §11
-        if _nonblack(st, p) < 2:
-            return False
-        for t in range(CDP_N_TOOLS):
-            if st.tool[p][t] < CDP_TRACK_LEN:
-                return True
-        return False
-    if location == K_TAKE:                                                    # §14
-        for e in range(P.easels):
-            if st.easel[e] >= 0:
-                return True
-        return False
-    if location == K_PAINT:                                                   # §15
-        return _can_paint(P, st, p)
-    if location == L_IMITATOR:                                                # §17
-        return _imitable(P, st, p, NULL) > 0
-    if location == L_WHITE:                                                   # §19
-        return st.supply[C_WHITE] > 0
-    return True
-
-
-cdef int _imitable(const CdpParamsC* P, const CdpStateC* st, int p, int* out) noexcept nogil:
-    """§17: wheel actions with an assistant standing on them that p could perform."""
-    cdef int k, n = 0
-    for k in range(CDP_N_WHEEL):
-        if _standing_at(P, st, _pos(P, st, k)) and _performable(P, st, p, k):
-            if out != NULL:
-                out[n] = A_IMITATE + k
-            n += 1
-    return n
-
-
-cdef int cdp_current_player(const GameC* g, const void* s) noexcept nogil:
-    cdef const CdpStateC* st = <const CdpStateC*> s
-    if st.phase == PH_END:
-        return PLAYER_TERMINAL
-    if st.phase == PH_DEAL or st.phase == PH_REFILL:
-        return PLAYER_CHANCE
-    return st.cur
-
-
-cdef int cdp_legal_actions(const GameC* g, const void* s, int* out) noexcept nogil:
-    cdef const CdpParamsC* P = _p(g)
-    cdef const CdpStateC* st = <const CdpStateC*> s
-    cdef int p = st.cur, n = 0, k, pos, l, c, d, t, e, j
-    cdef int ph = st.phase
-    cdef bint ok, white_ok
-    if ph == PH_PLACE:                                                        # §5, §6
-        for k in range(CDP_N_WHEEL):
-            pos = _pos(P, st, k)
-            if _occupancy(P, st, pos) < P.capacity[pos]:
-                out[n] = A_PLACE + k
-                n += 1
-        if _occupancy(P, st, L_FIRST) == 0 and st.first != p:
-            out[n] = A_PLACE + L_FIRST
-            n += 1
-        if _occupancy(P, st, L_IMITATOR) == 0:
-            out[n] = A_PLACE + L_IMITATOR
-            n += 1
-        if _occupancy(P, st, L_ROTATE) == 0:
-            out[n] = A_PLACE + L_ROTATE
-            n += 1
-        out[n] = A_PLACE + L_WHITE
-        n += 1
-    elif ph == PH_ACT:                                                        # §7, §22
-        for l in range(CDP_N_LOC):
-            if st.stand[p][_loc(P, st, l)] and _performable(P, st, p, l):
-                out[n] = A_USE + l
-                n += 1
-        for l in range(CDP_N_LOC):
-            if st.stand[p][_loc(P, st, l)]:
-                out[n] = A_LAYDOWN + l
-                n += 1
-    elif ph == PH_TOOL:                                                       # §11
-        for t in range(CDP_N_TOOLS):
-            if st.tool[p][t] < CDP_TRACK_LEN:
-                out[n] = A_TOOL + t
-                n += 1
-    elif ph == PH_PAY:                                                        # §11, §13
-        for c in range(st.pay_min, CDP_N_PAYABLE):
-            if st.pig[p][c] == 0:
-                continue
-            if st.pay_left == 2 and st.pig[p][c] < 2:
-                ok = False
-                for d in range(c + 1, CDP_N_PAYABLE):
-                    if st.pig[p][d]:
-                        ok = True
-                        break
-                if not ok:
-                    continue
-            out[n] = A_PAY + c
-            n += 1
-    elif ph == PH_BONUS:                                                      # §12
-        out[0] = A_BONUS_ASSISTANT
-        out[1] = A_BONUS_POINTS
-        n = 2
-    elif ph == PH_TAKE:                                                       # §14
-        for e in range(P.easels):
-            if st.easel[e] >= 0:
-                out[n] = A_TAKE + e
-                n += 1
-    elif ph == PH_IMITATE:                                                    # §17
-        n = _imitable(P, st, p, out)
-    elif ph == PH_PAINT:                                                      # §15
-        for c in range(P.ncards):
-            if st.owner[c] != p or st.done[c]:
-                continue
-            for j in range(CDP_SPACES):
-                if not (st.fill[c] >> j) & 1 and st.pig[p][P.card_space[c][j]] > 0:
-                    out[n] = A_PAINT + c * CDP_SPACES + j
-                    n += 1
-        if st.pig[p][C_WHITE] > 0:
-            for c in range(P.ncards):
-                if st.owner[c] != p or st.done[c]:
-                    continue
-                if _popcount(st.whites[c]) >= CDP_WHITE_PER_PAINTING:
-                    continue
-                for j in range(CDP_SPACES):
-                    if not (st.fill[c] >> j) & 1:
-                        out[n] = A_PAINT_WHITE + c * CDP_SPACES + j
-                        n += 1
-        if st.painted > 0:
-            out[n] = A_STOP
-            n += 1
-    elif ph == PH_ROTATE:                                                     # §18
-        out[0] = A_ROTATE_0
-        out[1] = A_ROTATE_2
-        n = 2
-    elif ph == PH_DISCARD:                                                    # §20
-        for c in range(CDP_N_PAYABLE):
-            if st.pig[p][c] > 0:
-                out[n] = A_DISCARD + c
-                n += 1
-    elif ph == PH_STAND:                                                      # §21
-        for k in range(CDP_N_WHEEL):
-            if st.lie[p][_pos(P, st, k)]:
-                out[n] = A_STAND + k
-                n += 1
-    return n
-
-
-cdef int cdp_chance_outcomes(const GameC* g, const void* s, int* out,
-                             double* probs) noexcept nogil:
-    # §4, §20: each card left in the deck with the same probability.
-    cdef const CdpParamsC* P = _p(g)
-    cdef const CdpStateC* st = <const CdpStateC*> s
-    cdef int c, n = 0
-    cdef double pr
-    if st.phase != PH_DEAL and st.phase != PH_REFILL:
-        return 0
-    pr = 1.0 / st.deck_left
-    for c in range(P.ncards):
-        if st.deck[c]:
-            out[n] = c
-            probs[n] = pr
-            n += 1
-    return n
-
-
-cdef int cdp_sample_chance(const GameC* g, const void* s, double u) noexcept nogil:
-    """The card whose interval (in card order, each 1/deck_left) holds u."""
-    cdef const CdpParamsC* P = _p(g)
-    cdef const CdpStateC* st = <const CdpStateC*> s
-    cdef int c, k = <int> (u * st.deck_left), last = -1
-    if k >= st.deck_left:
-        k = st.deck_left - 1
-    for c in range(P.ncards):
-        if st.deck[c]:
-            if k == 0:
-                return c
-            k -= 1
-            last = c
-    return last
-
-
-# ------------------------------------------------------------------- apply
-cdef inline int _next_seat(const CdpParamsC* P, const CdpStateC* st, int start,
-                           int which) noexcept nogil:
-    """First player from start on (cyclic) with assistants to place (which 0)
-    or standing (which 1); -1 if none."""
-    cdef int i, q
-    for i in range(P.n):
-        q = (start + i) % P.n
-        if which == 0 and st.to_place[q] > 0:
-            return q
-        if which == 1 and _standing(st, q) > 0:
-            return q
-    return -1
-
-
-cdef inline void _gain(CdpStateC* st, int p, int c, int k) noexcept nogil:
-    # §27: a short supply gives what is left.
-    if k > st.supply[c]:
-        k = st.supply[c]
-    st.supply[c] -= k
-    st.pig[p][c] += k
-
-
-cdef inline void _spend(CdpStateC* st, int p, int c) noexcept nogil:
-    st.pig[p][c] -= 1
-    st.supply[c] += 1
-
-
-cdef int _finished_count(const CdpParamsC* P, const CdpStateC* st, int p) noexcept nogil:
-    cdef int c, k = 0
-    for c in range(P.ncards):
-        if st.done[c] and st.owner[c] == p:
-            k += 1
-    return k
-
-
-cdef void _start_round(const CdpParamsC* P, CdpStateC* st) noexcept nogil:
-    cdef int q
-    for q in range(P.n):
-        st.to_place[q] = st.hired[q] - _standing(st, q)
-    st.phase = PH_PLACE
-    st.cur = st.first
-
-
-cdef void _next_stand(const CdpParamsC* P, CdpStateC* st) noexcept nogil:
-    cdef int q, l
-    cdef bint any_lower
-    while st.seat_k < P.n:
-        q = (st.first + st.seat_k) % P.n
-        any_lower = False
-        for l in range(CDP_POSITIONS):
-            if st.lie[q][l]:
-                any_lower = True
-                break
-        if any_lower:
-            st.phase = PH_STAND
-            st.cur = q
-            return
-        st.seat_k += 1
-    # §21: retrieve the rest; the stood assistants stay placed.
-    for q in range(P.n):
-        for l in range(CDP_N_LOC):
-            st.stand[q][l] = 0
-            st.lie[q][l] = 0
-        if st.keep[q] >= 0:
-            st.stand[q][st.keep[q]] = 1
-            st.keep[q] = -1
-    if st.fp_claim >= 0:                                                      # §16
-        st.first = st.fp_claim
-    st.fp_claim = -1
-    st.rot_claim = -1
-    st.seat_k = 0
-    st.round += 1
-    _start_round(P, st)
-
-
-cdef void _next_discard(const CdpParamsC* P, CdpStateC* st) noexcept nogil:
-    cdef int q
-    while st.seat_k < P.n:
-        q = (st.first + st.seat_k) % P.n
-        if _nonblack(st, q) > CDP_LIMIT:
-            st.phase = PH_DISCARD
-            st.cur = q
-            return
-        st.seat_k += 1
-    st.seat_k = 0
-    _next_stand(P, st)
-
-
-cdef void _refill_or_continue(const CdpParamsC* P, CdpStateC* st) noexcept nogil:
-    cdef int e
-    if st.deck_left > 0:
-        for e in range(P.easels):
-            if st.easel[e] < 0:
-                return                  # a chance node turns up the next card
-    if st.phase == PH_DEAL:
-        _start_round(P, st)
-    else:
-        st.seat_k = 0
-        _next_discard(P, st)
-
-
-cdef void _rotate(const CdpParamsC* P, CdpStateC* st, int steps) noexcept nogil:
-    # §20: red reaching or passing a printed Forbidden Action (0 or 5)
-    # replaces every painting left on the easels.
-    cdef int k, e
-    cdef bint refresh = False
-    for k in range(1, steps + 1):
-        if (st.rot + k) % (CDP_POSITIONS // 2) == 0:
-            refresh = True
-    st.rot = (st.rot + steps) % CDP_POSITIONS
-    if refresh:
-        for e in range(P.easels):
-            st.easel[e] = -1
-    st.phase = PH_REFILL
-    _refill_or_continue(P, st)
-
-
-cdef void _finish_action(const CdpParamsC* P, CdpStateC* st) noexcept nogil:
-    cdef int nxt
-    st.tool_sel = -1
-    st.pay_left = 0
-    st.pay_min = 0
-    st.paint_left = 0
-    st.painted = 0
-    st.phase = PH_ACT
-    nxt = _next_seat(P, st, st.cur + 1, 1)
-    if nxt >= 0:
-        st.cur = nxt
-        return
-    if st.final or st.round >= P.max_rounds:                                  # §23, §28
-        st.phase = PH_END
-        return
-    if st.rot_claim >= 0:                                                     # §18
-        st.phase = PH_ROTATE
-        st.cur = st.rot_claim
-    else:
-        _rotate(P, st, 1)
-
-
-cdef void _perform(const CdpParamsC* P, CdpStateC* st, int p, int location) noexcept nogil:
-    if location == C_RED or location == C_YELLOW or location == C_BLUE:       # §8
-        _gain(st, p, location, _amount(P, T_TUBE, st.tool[p][T_TUBE]))
-    elif location == C_ORANGE or location == C_GREEN or location == C_VIOLET: # §9
-        _spend(st, p, _mix_a(location))
-        _spend(st, p, _mix_b(location))
-        _gain(st, p, location, _amount(P, T_PALETTE, st.tool[p][T_PALETTE]))
-    elif location == K_BLACK:                                                 # §10
-        _spend(st, p, C_ORANGE)
-        _spend(st, p, C_GREEN)
-        _spend(st, p, C_VIOLET)
-        _gain(st, p, C_BLACK, 1)
-        if st.supply[C_BLACK] == 0:                                           # §23
-            st.final = 1
-    elif location == K_IMPROVE:
-        st.phase = PH_TOOL
-        return
-    elif location == K_TAKE:
-        st.phase = PH_TAKE
-        return
-    elif location == K_PAINT:
-        st.phase = PH_PAINT
-        st.paint_left = _amount(P, T_BRUSH, st.tool[p][T_BRUSH])
-        st.painted = 0
-        return
-    elif location == L_FIRST:                                                 # §16
-        _gain(st, p, C_WHITE, 1)
-        st.fp_claim = p
-    elif location == L_IMITATOR:                                              # §17
-        st.phase = PH_IMITATE
-        return
-    elif location == L_ROTATE:                                                # §18
-        st.rot_claim = p
-    elif location == L_WHITE:                                                 # §19
-        _gain(st, p, C_WHITE, _amount(P, T_TUBE, st.tool[p][T_TUBE]))
-    _finish_action(P, st)
-
-
-cdef void _paint(const CdpParamsC* P, CdpStateC* st, int p, int a) noexcept nogil:
-    cdef bint white = a >= A_PAINT_WHITE
-    cdef int base = a - (A_PAINT_WHITE if white else A_PAINT)
-    cdef int c = base // CDP_SPACES, j = base % CDP_SPACES, k
-    cdef int colour = C_WHITE if white else P.card_space[c][j]
-    st.pig[p][colour] -= 1
-    st.fill[c] |= 1 << j
-    if white:
-        st.whites[c] |= 1 << j
-    st.paint_left -= 1
-    st.painted += 1
-    if st.fill[c] == CDP_FULL:
-        # §24, §27: finished; its cubes go back to the supply.
-        st.done[c] = 1
-        for k in range(CDP_SPACES):
-            if (st.whites[c] >> k) & 1:
-                st.supply[C_WHITE] += 1
-            else:
-                st.supply[P.card_space[c][k]] += 1
-        if _finished_count(P, st, p) == 2:                                    # §23
-            st.final = 1
-
-
-cdef void cdp_apply(const GameC* g, void* s, int action) noexcept nogil:
-    cdef const CdpParamsC* P = _p(g)
-    cdef CdpStateC* st = <CdpStateC*> s
-    cdef int ph = st.phase, p = st.cur, e, location, loc, c, t, nxt
-    if ph == PH_DEAL or ph == PH_REFILL:
-        e = 0
-        while st.easel[e] >= 0:         # the lowest empty easel (one exists: §4, §20)
-            e += 1
-        st.easel[e] = action
-        st.deck[action] = 0
-        st.deck_left -= 1
-        _refill_or_continue(P, st)
-        return
-    if ph == PH_PLACE:
-        st.stand[p][_loc(P, st, action - A_PLACE)] += 1
-        st.to_place[p] -= 1
-        nxt = _next_seat(P, st, p + 1, 0)
-        if nxt >= 0:
-            st.cur = nxt
-        else:                                                                 # §7
-            st.phase = PH_ACT
-            st.cur = _next_seat(P, st, st.first, 1)
-    elif ph == PH_ACT:
-        location = action - A_USE if action < A_LAYDOWN else action - A_LAYDOWN
-        loc = _loc(P, st, location)
-        st.stand[p][loc] -= 1
-        st.lie[p][loc] += 1
-        if action < A_LAYDOWN:
-            _perform(P, st, p, location)
-        else:
-            _finish_action(P, st)
-    elif ph == PH_TOOL:
-        st.tool_sel = action - A_TOOL
-        st.pay_left = 2
-        st.pay_min = 0
-        st.phase = PH_PAY
-    elif ph == PH_PAY:
-        c = action - A_PAY
-        _spend(st, p, c)
-        st.pay_left -= 1
-        st.pay_min = c
-        if st.pay_left == 0:
-            st.pay_min = 0
-            t = st.tool_sel
-            st.tool[p][t] += 1
-            if st.tool[p][t] == CDP_BONUS_LEVEL:                              # §12
-                st.phase = PH_BONUS
-            else:
-                _finish_action(P, st)
-    elif ph == PH_BONUS:
-        if action == A_BONUS_ASSISTANT:
-            st.hired[p] += 1
-            st.bonus[p][st.tool_sel] = 1
-        else:
-            st.bonus[p][st.tool_sel] = 2
-        _finish_action(P, st)
-    elif ph == PH_TAKE:
-        e = action - A_TAKE
-        st.owner[st.easel[e]] = p
-        st.easel[e] = -1
-        _finish_action(P, st)
-    elif ph == PH_IMITATE:
-        _perform(P, st, p, action - A_IMITATE)
-    elif ph == PH_PAINT:
-        if action == A_STOP:
-            _finish_action(P, st)
-            return
-        _paint(P, st, p, action)
-        if st.paint_left == 0 or not _can_paint(P, st, p):
-            _finish_action(P, st)
-    elif ph == PH_ROTATE:
-        _rotate(P, st, 0 if action == A_ROTATE_0 else 2)
-    elif ph == PH_DISCARD:
-        _spend(st, p, action - A_DISCARD)
-        if _nonblack(st, p) <= CDP_LIMIT:
-            st.seat_k += 1
-            _next_discard(P, st)
-    elif ph == PH_STAND:
-        st.keep[p] = _pos(P, st, action - A_STAND)
-        st.seat_k += 1
-        _next_stand(P, st)
-
-
-# ----------------------------------------------------------------- results
-cdef int _score(const CdpParamsC* P, const CdpStateC* st, int p) noexcept nogil:
-    """§24: finished paintings less 2 per white on them, 6 per black, tokens."""
-    cdef int c, t, total = 6 * st.pig[p][C_BLACK]
-    for t in range(CDP_N_TOOLS):
-        if st.tool[p][t] == CDP_TRACK_LEN:
-            total += 10
-        elif st.bonus[p][t] == 2:
-            total += 6
-    for c in range(P.ncards):
-        if st.done[c] and st.owner[c] == p:
-            total += P.card_value[c] - 2 * _popcount(st.whites[c])
-    return total
-
-
-cdef inline long _key(const CdpParamsC* P, const CdpStateC* st, int p) noexcept nogil:
-    """§25 as one number: score, then fewer whites, then the best painting."""
-    cdef int c, whites = 0, best = 0
-    for c in range(P.ncards):
-        if st.done[c] and st.owner[c] == p:
-            whites += _popcount(st.whites[c])
-            if P.card_value[c] > best:
-                best = P.card_value[c]
-    return (<long> _score(P, st, p) * 1000 + (999 - whites)) * 1000 + best
-
-
-cdef void cdp_returns(const GameC* g, const void* s, double* out) noexcept nogil:
-    cdef const CdpParamsC* P = _p(g)
-    cdef const CdpStateC* st = <const CdpStateC*> s
-    cdef long keys[CDP_MAX_PLAYERS]
-    cdef int p, q, w
-    for p in range(P.n):
-        out[p] = 0.0
-    if st.phase != PH_END:
-        return
-    for p in range(P.n):
-        keys[p] = _key(P, st, p)
-    for p in range(P.n):
-        w = 0
-        for q in range(P.n):
-            if keys[p] > keys[q]:
-                w += 1
-            elif keys[p] < keys[q]:
-                w -= 1
-        out[p] = w / <double> (P.n - 1)
-
-
-cdef void cdp_scores(const GameC* g, const void* s, double* out) noexcept nogil:
-    cdef const CdpParamsC* P = _p(g)
-    cdef int p
-    for p in range(P.n):
-        out[p] = _score(P, <const CdpStateC*> s, p)
-
-
-cdef void cdp_init(const CdpParamsC* P, CdpStateC* st) noexcept nogil:
-    cdef int p, c, t
-    memset(st, 0, sizeof(CdpStateC))
-    st.phase = PH_DEAL
-    st.round = 1
-    st.first = P.first
-    st.cur = P.first
-    for c in range(CDP_N_COLOURS):
-        st.supply[c] = P.box[c]
-    for p in range(CDP_MAX_PLAYERS):
-        st.keep[p] = -1
-        if p < P.n:
-            for c in range(C_RED, C_VIOLET, 2):                               # §3: r, y, b
-                st.pig[p][c] = 1
-                st.supply[c] -= 1
-            for t in range(CDP_N_TOOLS):
-                st.tool[p][t] = 1
-            st.hired[p] = 3
-    for c in range(CDP_N_EASELS):
-        st.easel[c] = -1
-    for c in range(CDP_MAX_CARDS):
-        st.owner[c] = -1
-        if c < P.ncards:
-            st.deck[c] = 1
-    st.deck_left = P.ncards
-    st.fp_claim = -1
-    st.rot_claim = -1
-    st.tool_sel = -1
-
-
-# ----------------------------------------------------------- rollout policy
-# A cheap rule of thumb for rollouts (not the rules): act rather than lay
-# down; gather the colours one's paintings still need; paint matching
-# pigments onto the painting nearest completion, white only to finish one;
-# take a painting while holding fewer than 2 unfinished; pay and discard what
-# is least needed. Epsilon-greedy: with probability ROLLOUT_EPSILON a uniform
-# move, so rollouts keep exploring. policies.py holds the same scores in Python.
-cdef double ROLLOUT_EPSILON = 0.15
-
-
-cdef void _needs(const CdpParamsC* P, const CdpStateC* st, int p, int* need,
-                 int* unfinished) noexcept nogil:
-    cdef int c, j
-    for c in range(CDP_N_COLOURS):
-        need[c] = 0
-    unfinished[0] = 0
-    for c in range(P.ncards):
-        if st.owner[c] != p or st.done[c]:
-            continue
-        unfinished[0] += 1
-        for j in range(CDP_SPACES):
-            if not (st.fill[c] >> j) & 1:
-                need[P.card_space[c][j]] += 1
-
-
-cdef double _kind_score(const CdpParamsC* P, const CdpStateC* st, int p, int kind,
-                        const int* need, int unfinished) noexcept nogil:
-    """How much wheel action or centre space `kind` is worth placing on."""
-    cdef const int16_t* pig = st.pig[p]
-    cdef int want
-    if kind == C_RED or kind == C_YELLOW or kind == C_BLUE:
-        if st.supply[kind] == 0:
-            return 0.0
-        want = need[kind] - pig[kind]
-        return 2.0 + (want if want > 0 else 0)
-    if kind == C_ORANGE or kind == C_GREEN or kind == C_VIOLET:
-        if st.supply[kind] == 0:
-            return 0.0
-        want = need[kind] - pig[kind]
-        return 1.0 + 2.0 * (want if want > 0 else 0) * (pig[_mix_a(kind)] > 0) * (pig[_mix_b(kind)] > 0)
-    if kind == K_BLACK:
-        return 14.0 if (pig[C_ORANGE] and pig[C_GREEN] and pig[C_VIOLET]
-                        and st.supply[C_BLACK]) else 0.0
-    if kind == K_IMPROVE:
-        return 4.0 if _nonblack(st, p) >= 5 else 0.5
-    if kind == K_TAKE:
-        return 9.0 if unfinished < 2 else 0.5
-    if kind == K_PAINT:
-        return 11.0 if _can_paint(P, st, p) else (3.0 if unfinished else 0.0)
-    if kind == L_FIRST:
-        return 2.0
-    if kind == L_IMITATOR:
-        return 2.5
-    if kind == L_ROTATE:
-        return 0.5
-    return 3.0              # white
-
-
-cdef double _action_score(const CdpParamsC* P, const CdpStateC* st, int p, int a,
-                          const int* need, int unfinished) noexcept nogil:
-    cdef int c, j, filled, e, best
-    if a < A_USE:
-        return _kind_score(P, st, p, a - A_PLACE, need, unfinished)
-    if a < A_LAYDOWN:
-        return 10.0 + _kind_score(P, st, p, a - A_USE, need, unfinished) * 0.1
-    if a < A_TOOL:
-        return 0.0
-    if a < A_PAY:
-        return 10.0 - st.tool[p][a - A_TOOL] + (1.0 if a - A_TOOL == T_BRUSH else 0.0)
-    if a < A_BONUS_ASSISTANT:
-        c = a - A_PAY
-        return st.pig[p][c] - 3.0 * need[c] - (2.0 if c == C_WHITE else 0.0)
-    if a == A_BONUS_ASSISTANT:
-        return 1.0 if st.round <= 8 else 0.0
-    if a == A_BONUS_POINTS:
-        return 0.5
-    if a < A_IMITATE:
-        c = st.easel[a - A_TAKE]
-        best = 0
-        for j in range(CDP_SPACES):
-            if st.pig[p][P.card_space[c][j]] > 0:
-                best += 1
-        return best + P.card_value[c] / 5.0
-    if a < A_PAINT:
-        return _kind_score(P, st, p, a - A_IMITATE, need, unfinished)
-    if a < A_STOP:
-        if a >= A_PAINT_WHITE:
-            c = (a - A_PAINT_WHITE) // CDP_SPACES
-            filled = _popcount(st.fill[c])
-            return 12.0 if filled == CDP_SPACES - 1 else 1.0 + filled * 0.1
-        c = (a - A_PAINT) // CDP_SPACES
-        return 10.0 + _popcount(st.fill[c])
-    if a == A_STOP:
-        return -1.0
-    if a < A_DISCARD:
-        return 0.0
-    if a < A_STAND:
-        c = a - A_DISCARD
-        return st.pig[p][c] - 3.0 * need[c]
-    return _kind_score(P, st, p, a - A_STAND, need, unfinished)
-
-
-cdef int cdp_rollout_action(const GameC* g, const void* s, const int* legal, int n,
-                            double u1, double u2) noexcept nogil:
-    cdef const CdpParamsC* P = _p(g)
-    cdef const CdpStateC* st = <const CdpStateC*> s
-    cdef int need[CDP_N_COLOURS]
-    cdef int unfinished, i, best = 0, ties = 0, pick
-    cdef double v, top = -1e9
-    if n <= 1:
-        return 0
-    if u1 < ROLLOUT_EPSILON:
-        pick = <int> (u2 * n)
-        return pick if pick < n else n - 1
-    _needs(P, st, st.cur, need, &unfinished)
-    for i in range(n):
-        v = _action_score(P, st, st.cur, legal[i], need, unfinished)
-        if v > top + 1e-9:
-            top = v
-            best = i
-            ties = 1
-        elif v > top - 1e-9:
-            ties += 1
-    if ties == 1:
-        return best
-    # Ties: the k-th tied action, k from u2.
-    pick = <int> (u2 * ties)
-    if pick >= ties:
-        pick = ties - 1
-    for i in range(n):
-        v = _action_score(P, st, st.cur, legal[i], need, unfinished)
-        if v > top - 1e-9:
-            if pick == 0:
-                return i
-            pick -= 1
-    return best
-
-
-def rollout_scores(CoreState state):
-    """The rollout policy's score of each legal action (for tests and policies.py)."""
-    cdef CoreGame core = state.core
-    cdef const CdpParamsC* P = _p(&core.c)
-    cdef const CdpStateC* st = <const CdpStateC*> state.ptr()
-    cdef int need[CDP_N_COLOURS]
-    cdef int unfinished
-    _needs(P, st, st.cur, need, &unfinished)
-    return {a: _action_score(P, st, st.cur, a, need, unfinished) for a in state.legal_actions()}
-
-
-# ------------------------------------------------------------ Python face
 def make_core(params, facts):
     from .rules import NUM_ACTIONS, make_rules
     cdef CoreGame core = CoreGame.from_facts(facts)
@@ -799,23 +29,23 @@ def make_core(params, facts):
         raise ValueError(f"couleurs_de_paris core: at most {CDP_MAX_CARDS} paintings")
     memset(&P, 0, sizeof(CdpParamsC))
     P.n = r.n
-    P.first = r.first
     P.max_rounds = r.max_rounds
     P.easels = r.easels
     P.ncards = len(d.paintings)
     for i in range(CDP_N_WHEEL):
-        P.wheel[i] = d.wheel[i]
         P.slot_of[i] = r.slot_of[i]
         P.capacity[i] = r.capacity[i]
     for i in range(CDP_N_TOOLS):
         for k in range(CDP_TRACK_LEN):
             P.tracks[i][k] = r.tracks[i][k]
-    for i in range(CDP_N_COLOURS):
-        P.box[i] = r.supply[i]
     for i, card in enumerate(d.paintings):
         P.card_value[i] = card.value
         for k in range(CDP_SPACES):
             P.card_space[i][k] = card.spaces[k]
+    # The initial position (before the deal's chance nodes) is the
+    # reference's, packed once per game: init_state copies it.
+    initial = struct_codec().pack(_initial_reference(params, r), r)
+    memcpy(&P.initial, <const char*> initial, sizeof(CdpStateC))
     core.set_params((<char*> &P)[:sizeof(CdpParamsC)])
     core.c.state_size = sizeof(CdpStateC)
     core.c.current_player = cdp_current_player
@@ -830,51 +60,61 @@ def make_core(params, facts):
 
 
 def init_state(CoreGame core, CoreState state):
-    cdp_init(<const CdpParamsC*> core.c.params, <CdpStateC*> state.ptr())
+    memcpy(state.ptr(), &cdp_params(&core.c).initial, sizeof(CdpStateC))
+
+
+class _RulesOnly:
+    """Just enough of a game for the reference to set up its initial position."""
+
+    def __init__(self, params, rules):
+        self.params = params
+        self._cdp_rules = rules
+
+
+def _initial_reference(params, r):
+    from .reference import CouleursState
+    return CouleursState(_RulesOnly(params, r))
+
+
+# The state struct as the compiler laid it out, read through Cython's buffer
+# format (names, integer types, shapes, offsets): the field table converts
+# through it (engine/fieldtable.py StructCodec). A const view: a writable one
+# would make Cython write a dict-to-struct conversion it never uses.
+cdef CdpStateC _layout
+
+
+def state_dtype():
+    """numpy's structured dtype of CdpStateC."""
+    import numpy
+    cdef const CdpStateC[::1] one = <const CdpStateC[:1]> &_layout
+    return numpy.asarray(one).dtype
+
+
+_CODEC = []
+
+
+def struct_codec():
+    """The field table's codec for this struct (made once; it refuses a struct
+    that does not hold the table's fields)."""
+    if not _CODEC:
+        from .fields import FIELDS
+        _CODEC.append(FIELDS.struct(state_dtype()))
+    return _CODEC[0]
 
 
 def _reference_from_struct(game, bytes raw):
-    """A reference state (its methods give the derived fields) holding the struct's position."""
+    """A reference state holding the struct's position (the view's derived
+    fields, e.g. the scores, are the reference's methods)."""
     from .reference import CouleursState
     from .rules import rules_of
-    cdef const CdpStateC* st = <const CdpStateC*> (<const char*> raw)
-    r = rules_of(game)
-    n = r.n
-    nc = len(r.data.paintings)
+    cdef CoreGame core = game.core
+    fields = struct_codec().unpack(raw, rules_of(game),
+                                   cdp_current_player(&core.c, <const char*> raw))
     ref = CouleursState.__new__(CouleursState)
     ref.game = game
     ref._history = []
     ref._decisions = 0
-    ref.r = r
-    ref.phase = st.phase
-    ref.round = st.round
-    ref.rot = st.rot
-    ref.first = st.first
-    ref.cur = st.cur
-    ref.final = st.final
-    ref.supply = [st.supply[c] for c in range(CDP_N_COLOURS)]
-    ref.pig = [[st.pig[p][c] for c in range(CDP_N_COLOURS)] for p in range(n)]
-    ref.tool = [[st.tool[p][t] for t in range(CDP_N_TOOLS)] for p in range(n)]
-    ref.bonus = [[st.bonus[p][t] for t in range(CDP_N_TOOLS)] for p in range(n)]
-    ref.hired = [st.hired[p] for p in range(n)]
-    ref.to_place = [st.to_place[p] for p in range(n)]
-    ref.stand = [[st.stand[p][l] for l in range(CDP_N_LOC)] for p in range(n)]
-    ref.lie = [[st.lie[p][l] for l in range(CDP_N_LOC)] for p in range(n)]
-    ref.easel = [st.easel[e] for e in range(CDP_N_EASELS)]
-    ref.deck = [st.deck[c] for c in range(nc)]
-    ref.owner = [st.owner[c] for c in range(nc)]
-    ref.fill = [st.fill[c] for c in range(nc)]
-    ref.whites = [st.whites[c] for c in range(nc)]
-    ref.done = [st.done[c] for c in range(nc)]
-    ref.fp_claim = st.fp_claim
-    ref.rot_claim = st.rot_claim
-    ref.tool_sel = st.tool_sel
-    ref.pay_left = st.pay_left
-    ref.pay_min = st.pay_min
-    ref.paint_left = st.paint_left
-    ref.painted = st.painted
-    ref.seat_k = st.seat_k
-    ref.keep = [st.keep[p] for p in range(n)]
+    ref.__dict__.update(fields.__dict__)
     return ref
 
 
@@ -885,52 +125,8 @@ def state_to_json(game, bytes raw):
 
 
 def _struct_from_reference(ref):
-    cdef CdpStateC st
-    cdef int p, c, t, l, e
-    n = ref.r.n
-    memset(&st, 0, sizeof(CdpStateC))
-    st.phase = ref.phase
-    st.round = ref.round
-    st.rot = ref.rot
-    st.first = ref.first
-    st.cur = ref.cur
-    st.final = ref.final
-    st.seat_k = ref.seat_k
-    for c in range(CDP_N_COLOURS):
-        st.supply[c] = ref.supply[c]
-    for e in range(CDP_N_EASELS):
-        st.easel[e] = ref.easel[e]
-    for c in range(CDP_MAX_CARDS):
-        st.owner[c] = -1
-    for c in range(len(ref.deck)):
-        st.deck[c] = ref.deck[c]
-        st.deck_left += ref.deck[c]
-        st.owner[c] = ref.owner[c]
-        st.fill[c] = ref.fill[c]
-        st.whites[c] = ref.whites[c]
-        st.done[c] = ref.done[c]
-    for p in range(CDP_MAX_PLAYERS):
-        st.keep[p] = -1
-    for p in range(n):
-        for c in range(CDP_N_COLOURS):
-            st.pig[p][c] = ref.pig[p][c]
-        for t in range(CDP_N_TOOLS):
-            st.tool[p][t] = ref.tool[p][t]
-            st.bonus[p][t] = ref.bonus[p][t]
-        st.hired[p] = ref.hired[p]
-        st.to_place[p] = ref.to_place[p]
-        for l in range(CDP_N_LOC):
-            st.stand[p][l] = ref.stand[p][l]
-            st.lie[p][l] = ref.lie[p][l]
-        st.keep[p] = ref.keep[p]
-    st.fp_claim = ref.fp_claim
-    st.rot_claim = ref.rot_claim
-    st.tool_sel = ref.tool_sel
-    st.pay_left = ref.pay_left
-    st.pay_min = ref.pay_min
-    st.paint_left = ref.paint_left
-    st.painted = ref.painted
-    return (<char*> &st)[:sizeof(CdpStateC)]
+    """The bytes of the struct holding the reference state `ref`'s position."""
+    return struct_codec().pack(ref, ref.r)
 
 
 def state_from_json(game, view):

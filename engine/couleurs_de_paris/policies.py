@@ -3,7 +3,7 @@ Python API (legal_actions, to_json, clone, apply_action), for either
 implementation. Never the rules: they only choose among legal actions.
 
 - `heuristic(state, rng)`: the rule of thumb the core's rollout policy uses
-  (core.pyx, "rollout policy"), without its random moves: act rather than lay
+  (policy.pyx), without its random moves: act rather than lay
   down; gather what one's paintings still need; paint matching pigments onto
   the painting nearest completion, white only to finish one; take a painting
   while holding fewer than 2 unfinished; pay and discard what is least needed.

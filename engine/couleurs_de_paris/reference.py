@@ -17,10 +17,11 @@ from easel.engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine.reference import ReferenceState
 
 from .data import POSITIONS, SPACES, TRACK_LEN
+from .fields import FIELDS
 from .rules import (
     ACT, BLACK, BONUS_ASSISTANT, BONUS_LEVEL, BONUS_P, BONUS_POINTS, BRUSH, C_FIRST,
     C_IMITATOR, C_ROTATE, C_WHITE, CHANCE_PHASES, DEAL, DISCARD, DISCARD_P, END, GREEN,
-    IMITATE, IMITATE_P, K_BLACK, K_IMPROVE, K_PAINT, K_TAKE, LAYDOWN, LIMIT, MIX, N_COLOURS,
+    IMITATE, IMITATE_P, K_BLACK, K_IMPROVE, K_PAINT, K_TAKE, LAYDOWN, LIMIT, MIX,
     N_LOCATIONS, N_PAYABLE, N_TOOLS, N_WHEEL, ORANGE, PAINT, PAINT_P, PAINT_WHITE, PALETTE,
     PAY, PAY_P, PLACE, PLACE_P, PRIMARIES, REFILL, ROTATE_0, ROTATE_2, ROTATE_P, STAND,
     STAND_P, START_ASSISTANTS, STOP, TAKE, TAKE_P, TOOL, TOOL_P, TUBE, USE, VIOLET, WHITE,
@@ -35,44 +36,21 @@ class CouleursState(ReferenceState):
         super().__init__(game)
         r = rules_of(game)
         self.r = r
-        n = r.n
-        ncards = len(r.data.paintings)
+        # Every field (fields.py says what each holds) at rest: 0, or -1 for
+        # "none"; then the setup.
+        FIELDS.clear(self, r)
         self.phase = DEAL
         self.round = 1
-        self.rot = 0                      # clockwise steps of the upper board (§1: red faces 0)
-        self.first = r.first              # holder of the 1st Player token
-        self.cur = r.first                # player to move at a decision node
-        self.final = 0                    # §23: an end condition occurred; this is the last round
+        self.first = self.cur = r.first   # §1: the option's first player holds the token
         # §3: each player starts with one red, one yellow and one blue pigment.
         self.supply = list(r.supply)
-        self.pig = [[0] * N_COLOURS for _ in range(n)]
-        for p in range(n):
+        for p in range(r.n):
             for c in PRIMARIES:
                 self.pig[p][c] = 1
                 self.supply[c] -= 1
-        self.tool = [[1] * N_TOOLS for _ in range(n)]
-        self.bonus = [[0] * N_TOOLS for _ in range(n)]     # 0 none, 1 assistant, 2 points
-        self.hired = [START_ASSISTANTS] * n
-        self.to_place = [0] * n
-        # Assistants per location: positions 0..9 of the lower board, then the
-        # four centre spaces (10 first player, 11 imitator, 12 rotate, 13 white).
-        self.stand = [[0] * N_LOCATIONS for _ in range(n)]
-        self.lie = [[0] * N_LOCATIONS for _ in range(n)]
-        self.easel = [-1] * 4
-        self.deck = [1] * ncards
-        self.owner = [-1] * ncards
-        self.fill = [0] * ncards          # bit j: space j holds a pigment
-        self.whites = [0] * ncards        # bit j: that pigment is white
-        self.done = [0] * ncards
-        self.fp_claim = -1                # §16: who takes the 1st Player token in phase 3
-        self.rot_claim = -1               # §18: who chooses to rotate 0 or 2 steps
-        self.tool_sel = -1
-        self.pay_left = 0
-        self.pay_min = 0
-        self.paint_left = 0
-        self.painted = 0
-        self.seat_k = 0                   # phase 3: seats done in turn order from the first
-        self.keep = [-1] * n              # §21: the position of the assistant stood up
+        self.tool = [[1] * N_TOOLS for _ in range(r.n)]
+        self.hired = [START_ASSISTANTS] * r.n
+        self.deck = [1] * len(r.data.paintings)
 
     # ------------------------------------------------------------ helpers
     @property

@@ -69,6 +69,11 @@ CHANCE_PHASES = (DEAL, REFILL)
 
 assert STOP == 656 and PAINT_WHITE == 368
 
+# The core's rollout policy (policy.pyx) plays a uniform move with this
+# probability, else its rule of thumb (docs/strength.md, "How the search
+# defaults were measured").
+ROLLOUT_EPSILON = 0.15
+
 
 @dataclass(frozen=True)
 class Rules:
