@@ -37,7 +37,7 @@ from libc.stdint cimport uint8_t
 
 from easel.engine.contract cimport GameC
 from easel.engine.starving_artists.policies import VALUE_WEIGHTS
-from easel.engine.starving_artists.core cimport (
+from easel.engine.starving_artists.state cimport (
     SAParamsC, SAStateC, SA_N_CUBES, SA_WILD, SA_FULL, SA_MAX_SQUARES, LOC_STUDIO0, PH_TURN, PH_PAY,
     PH_TAKE, PH_COLLECT, PH_ADVANCE, PAY_BUY, A_WORK, A_PAINT, A_BUY, A_RESET, A_TRADE,
     A_DONE, A_PAY, A_TAKE, A_RETURN, A_SELL, A_SUPPER, A_PAINT_AT)
