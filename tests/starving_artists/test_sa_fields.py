@@ -1,7 +1,7 @@
 """Starving Artists' field table (engine/starving_artists/fields.py) against
 what it stands for: the C struct (state.pxd, read through the core's buffer
 format), the bytes the core's rules write, ENCODING.md's field list, and the
-numbers the core repeats from rules.py."""
+numbers the core and the bots repeat from rules.py and policies.py."""
 from __future__ import annotations
 
 import random
@@ -13,7 +13,7 @@ import pytest
 
 from easel import engine
 from easel.engine.errors import GameSpecError
-from easel.engine.starving_artists import encoding, fields, reference, rules
+from easel.engine.starving_artists import encoding, fields, policies, reference, rules
 
 sa_core = pytest.importorskip("easel.engine.starving_artists.core")
 
@@ -165,3 +165,28 @@ def test_encoding_md_constants_are_rules_py():
         want = getattr(rules, name)
         assert (list(want) if isinstance(want, tuple) else [want]) == \
             [int(x) for x in value.split(",")], name
+
+
+def test_the_trade_sizes_the_heuristic_reads_are_the_rules(monkeypatch):
+    """policies.py prices a trade by rules.TRADES: a changed table changes the
+    heuristic's reading (no copy of the sizes left behind)."""
+    view = engine.load_game("starving_artists", "reference").new_initial_state().to_json()
+    view["studios"][0]["cubes"] = {c: 1 for c in rules.CUBE_NAMES}
+    view["payday_pile"] = {c: 1 for c in rules.CUBE_NAMES}
+    need = [0, 0, 0, 0, 0, 0, 0, 0]
+    need[0] = 5                                   # red lacking, so a trade is worth it
+    before = policies._score(view, 0, need, 0, rules.TRADE)
+    monkeypatch.setattr(policies, "TRADES", ((9, 1),) + rules.TRADES[1:])
+    after = policies._score(view, 0, need, 0, rules.TRADE)
+    assert before > 0 > after
+
+
+def test_the_cores_evaluation_reads_policies_numbers():
+    """policy.pyx's evaluation numbers are policies.py's (read at import), and
+    the core's evaluate is policies.evaluate to the last bit."""
+    from easel.engine.starving_artists import policy
+    assert policy.VALUE_SCALE is policies.VALUE_SCALE
+    assert policy.VALUE_CONFIDENCE is policies.VALUE_CONFIDENCE
+    assert policy.VALUE_WEIGHTS is policies.VALUE_WEIGHTS
+    for c, r in twins("starving_artists(players=3)", 1, seed=3):
+        assert c.evaluate() == policies.evaluate(r)
