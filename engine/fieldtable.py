@@ -626,6 +626,36 @@ def replace_block(text: str, block: str, begin: str, end: str = "<!-- end genera
     return f"{head}{begin}\n{block}{end}{tail}"
 
 
+class EncodingDoc:
+    """A game's ENCODING.md and its generated field list: `updated(text)` is
+    the text with the list as the table has it now; `main(argv)` is the
+    command `python -m easel.engine.<game>.encoding [--write]` (it prints the
+    list, or writes it between the markers)."""
+
+    def __init__(self, table: FieldTable, path, module: str, title: str):
+        # title: the game's name as a possessive ("Van Gogh's")
+        self.table, self.path, self.module, self.title = table, path, module, title
+        self.begin = f"<!-- generated: python -m {module} -->"
+
+    def updated(self, text: str) -> str:
+        return replace_block(text, self.table.markdown(), self.begin)
+
+    def main(self, argv=None) -> int:
+        import argparse
+        ap = argparse.ArgumentParser(prog=f"python -m {self.module}",
+                                     description=f"Print {self.title} state field list "
+                                                 f"(ENCODING.md, \"State fields\") from the field "
+                                                 f"table.")
+        ap.add_argument("--write", action="store_true", help="write it into ENCODING.md")
+        args = ap.parse_args(argv)
+        if args.write:
+            self.path.write_text(self.updated(self.path.read_text(encoding="utf-8")),
+                                 encoding="utf-8")
+        else:
+            print(self.table.markdown(), end="")
+        return 0
+
+
 class StructView:
     """The fields of struct bytes under the reference's names, for `FieldTable.view`."""
 
@@ -782,7 +812,7 @@ def _put(flat, start, c_shape, v, empty):
                 flat[start + k * step + j] = empty
 
 
-__all__ = ["Axis", "Bound", "CForm", "Ctx", "Field", "FieldTable", "Flag", "IdSet", "Int", "Name",
+__all__ = ["Axis", "Bound", "CForm", "Ctx", "EncodingDoc", "Field", "FieldTable", "Flag", "IdSet", "Int", "Name",
            "NameCounts", "OMIT",
            "Shown", "StructCodec", "StructView", "Value", "replace_block",
            "PUBLIC", "HIDDEN", "DERIVED", "PENDING", "CACHE"]
