@@ -17,6 +17,12 @@ field, where each form keeps it:
   * `kind`: what a player knows of it (PUBLIC, HIDDEN, DERIVED, PENDING, or
     CACHE for a C-only running total), `empty` (0, or -1 for "none") and `doc`.
 
+A field may also be kept differently in C: a variable-length list with its
+length in a C field of its own (`count`), or a value C holds in another form
+(`c_form`, e.g. a canvas's cubes as bit masks); and a field the view shows
+only through other parts (`view=None`, `shown_by` saying where; the game's
+loader fills it, e.g. where each canvas is, from the lists that name it).
+
 From the table come: the JSON view of a reference state or of struct bytes
 (`view`), the view's field-by-field loader with its errors naming the field
 (`read`), the struct bytes from a reference state and back (`StructCodec`, laid
@@ -166,11 +172,14 @@ class Name(Value):
 
 
 class NameCounts(Value):
-    """Counts per name (one axis) as an object {name: count}, each lo..hi."""
+    """Counts per name (one axis) as an object {name: count}, each lo..hi (or,
+    with a tuple `hi`, lo..hi[k] for the k-th name; `hi_doc` names it in the docs)."""
     axes = 1
 
-    def __init__(self, names, what, hi, lo=0):
+    def __init__(self, names, what, hi, lo=0, hi_doc=None):
         self.names, self.what, self.hi, self.lo = tuple(names), what, hi, lo
+        self._his = tuple(hi) if isinstance(hi, tuple) else (hi,) * len(self.names)
+        self.hi_doc = hi_doc if hi_doc is not None else hi
 
     def write(self, v, ctx):
         return {name: v[k] for k, name in enumerate(self.names)}
@@ -178,13 +187,31 @@ class NameCounts(Value):
     def read(self, j, field, ctx):
         ctx.f.obj(j, field, self.names,
                   unknown=f"unknown {self.what}; {self.what}s: {', '.join(self.names)}")
-        return [ctx.f.int(j[name], f"{field}.{name}", self.lo, self.hi) for name in self.names]
+        return [ctx.f.int(j[name], f"{field}.{name}", self.lo, self._his[k])
+                for k, name in enumerate(self.names)]
 
     def limits(self, r):
-        return self.lo, self.hi
+        return self.lo, max(self._his)
 
     def text(self):
-        return f"{{{self.what}: {self.lo}..{self.hi}}}"
+        return f"{{{self.what}: {self.lo}..{self.hi_doc}}}"
+
+
+class Flag(Value):
+    """0 or 1, shown as false or true."""
+    noun = "flags"
+
+    def write(self, v, ctx):
+        return bool(v)
+
+    def read(self, j, field, ctx):
+        return int(ctx.f.bool(j, field))
+
+    def limits(self, r):
+        return 0, 1
+
+    def text(self):
+        return "true or false"
 
 
 class IdSet(Value):
@@ -219,6 +246,26 @@ class IdSet(Value):
         return f"list of {self.what} ids"
 
 
+class CForm:
+    """A field C keeps in another form, in the C fields `c_fields` (each of
+    the field's C shape): `pack(v, r)` gives their flat values from the
+    reference's value, `unpack(parts, r)` the reference's value back."""
+    c_fields: tuple = ()
+
+    def pack(self, v, r) -> tuple:
+        raise NotImplementedError
+
+    def unpack(self, parts: dict, r):
+        raise NotImplementedError
+
+    def rest(self, r):
+        """The value at rest, in the reference's shape."""
+        raise NotImplementedError
+
+    def text(self) -> str:
+        return ", ".join(f"`{c}`" for c in self.c_fields)
+
+
 @dataclass(frozen=True)
 class Field:
     """One state field (see the module docstring)."""
@@ -231,6 +278,10 @@ class Field:
     empty: int = 0
     c: str | None = None             # the C field, when not named as `ref`
     sum_of: str | None = None        # CACHE: the sum of this field over its last axis
+    count_eq: int | None = None      # CACHE: instead, how many entries of sum_of equal this
+    count: str | None = None         # a list of variable length: the C field of its length
+    c_form: Any = None               # a CForm: C keeps the value in other fields, another form
+    shown_by: str | None = None      # view=None: the view parts that show it (for the docs)
 
     @property
     def c_name(self) -> str:
@@ -348,13 +399,21 @@ class FieldTable:
             if row.kind == CACHE:
                 src = next((x for x in self.fields if x.ref == row.sum_of), None)
                 if (src is None or src.kind == CACHE or not src.dims or src.dims[:-1] != row.dims
-                        or src.empty or row.view is not None):
+                        or src.empty or row.view is not None or src.count or src.c_form
+                        or (row.count_eq is not None and row.dims)):
                     self._fail(f"cache {row.ref!r}: no view, and sum_of must name a field with "
                                f"one more axis and empty value 0")
                 continue
-            if row.value is None or (row.view is None) == (row.ref not in self.shown_in):
-                self._fail(f"field {row.ref!r}: needs a view and a value (or, for its "
-                           f"view, a Shown row standing for it; not both)")
+            shown = row.ref in self.shown_in
+            if (row.value is None or (row.view is not None and shown)
+                    or (row.view is None and not shown and row.shown_by is None)):
+                self._fail(f"field {row.ref!r}: needs a view and a value (or, for its view, a "
+                           f"Shown row standing for it, or shown_by saying where it is shown "
+                           f"through other parts; not both)")
+            if row.count and (len(row.dims) != 1 or row.c_form):
+                self._fail(f"field {row.ref!r}: a counted list has one axis")
+            if row.view is None and not shown:
+                continue
             if isinstance(row.value, Int):
                 for b in (row.value.lo, row.value.hi):
                     if not isinstance(b, (int, Bound)):
@@ -398,7 +457,12 @@ class FieldTable:
     def clear(self, s, r) -> None:
         """Every field of `s` at its empty value, in the reference's shapes."""
         for row in self.state:
-            setattr(s, row.ref, _nested(self.shape(row, r), row.empty))
+            if row.count:
+                setattr(s, row.ref, [])
+            elif row.c_form is not None:
+                setattr(s, row.ref, row.c_form.rest(r))
+            else:
+                setattr(s, row.ref, _nested(self.shape(row, r), row.empty))
 
     def copy_fields(self, src, dst) -> None:
         """`dst` gets its own copies of `src`'s array fields (the scalars are values)."""
@@ -558,10 +622,14 @@ class FieldTable:
                 continue
             view = (f"`{row.view}`" if row.view else
                     "in " + ", ".join(f"`{v}`" for v in self.shown_in[row.ref])
-                    if row.ref in self.shown_in else "")
-            axes = " × ".join(row.dims)
-            value = row.value.text() if row.value else f"sum of `{row.sum_of}`"
-            out.append(f"| {view} | `{row.ref}` | `{row.c_name}` | {axes} | {value} | "
+                    if row.ref in self.shown_in else
+                    (f"({row.shown_by})" if row.shown_by else ""))
+            axes = " × ".join(row.dims) + (f" (length `{row.count}`)" if row.count else "")
+            value = row.value.text() if row.value else (
+                f"count of `{row.sum_of}` == {row.count_eq}" if row.count_eq is not None
+                else f"sum of `{row.sum_of}`")
+            c = row.c_form.text() if row.c_form is not None else f"`{row.c_name}`"
+            out.append(f"| {view} | `{row.ref}` | {c} | {axes} | {value} | "
                        f"{row.kind} | {esc} |")
         out += ["", "| axis | C length | reference length | meaning |", "| --- | --- | --- | --- |"]
         for a in self.axes.values():
@@ -583,6 +651,36 @@ def replace_block(text: str, block: str, begin: str, end: str = "<!-- end genera
     if not sep or not sep2:
         raise ValueError(f"the markers {begin} and {end} are missing")
     return f"{head}{begin}\n{block}{end}{tail}"
+
+
+class EncodingDoc:
+    """A game's ENCODING.md and its generated field list: `updated(text)` is
+    the text with the list as the table has it now; `main(argv)` is the
+    command `python -m easel.engine.<game>.encoding [--write]` (it prints the
+    list, or writes it between the markers)."""
+
+    def __init__(self, table: FieldTable, path, module: str, title: str):
+        # title: the game's name as a possessive ("Van Gogh's")
+        self.table, self.path, self.module, self.title = table, path, module, title
+        self.begin = f"<!-- generated: python -m {module} -->"
+
+    def updated(self, text: str) -> str:
+        return replace_block(text, self.table.markdown(), self.begin)
+
+    def main(self, argv=None) -> int:
+        import argparse
+        ap = argparse.ArgumentParser(prog=f"python -m {self.module}",
+                                     description=f"Print {self.title} state field list "
+                                                 f"(ENCODING.md, \"State fields\") from the field "
+                                                 f"table.")
+        ap.add_argument("--write", action="store_true", help="write it into ENCODING.md")
+        args = ap.parse_args(argv)
+        if args.write:
+            self.path.write_text(self.updated(self.path.read_text(encoding="utf-8")),
+                                 encoding="utf-8")
+        else:
+            print(self.table.markdown(), end="")
+        return 0
 
 
 class StructView:
@@ -607,7 +705,13 @@ class StructCodec:
         self.table = table
         self.dtype = dtype
         names = set(dtype.names or ())
-        want = {row.c_name for row in table.fields}
+        # C fields standing for no row of their own: the lengths of counted
+        # lists and the parts of fields C keeps in another form.
+        self._counts = {row.count for row in table.state if row.count}
+        self._parts = {c: row for row in table.state if row.c_form is not None
+                       for c in row.c_form.c_fields}
+        want = ({row.c_name for row in table.fields if row.c_form is None}
+                | self._counts | set(self._parts))
         if names != want:
             table._fail(f"the C struct and the table disagree: only in the struct "
                         f"{sorted(names - want)}, only in the table {sorted(want - names)} "
@@ -617,8 +721,8 @@ class StructCodec:
         self._runs = {}                 # C name -> (first item, C shape)
         for name in sorted(dtype.names, key=lambda n: dtype.fields[n][1]):
             sub, off = dtype.fields[name][:2]
-            row = by_c[name]
-            c_shape = tuple(table.axes[a].c_len for a in row.dims)
+            row = by_c.get(name) or self._parts.get(name)
+            c_shape = () if row is None else tuple(table.axes[a].c_len for a in row.dims)
             code = _STRUCT_CODES.get((sub.base.kind, sub.base.itemsize))
             if sub.shape != c_shape or code is None:
                 table._fail(f"field {name!r}: the struct has {sub.base}{list(sub.shape)}, the "
@@ -630,7 +734,9 @@ class StructCodec:
         fmt.append(f"{dtype.itemsize - pos}x")
         self._unpack_plan = tuple((row.ref, *self._runs[row.c_name],
                                    tuple(table.axes[a] for a in row.dims))
-                                  for row in table.state)
+                                  for row in table.state
+                                  if row.count is None and row.c_form is None)
+        self._special = tuple(row for row in table.state if row.count or row.c_form is not None)
         self._struct = struct.Struct("".join(fmt))
         self._items = start
         if self._struct.size != dtype.itemsize:
@@ -659,6 +765,14 @@ class StructCodec:
                           for k in range(start, start + axes[0].length(r) * step, step)]
             else:
                 d[row] = _take(flat, start, c_shape, tuple(a.length(r) for a in axes))
+        for row in self._special:
+            if row.count:
+                start = self._runs[row.c_name][0]
+                d[row.ref] = list(flat[start:start + flat[self._runs[row.count][0]]])
+            else:
+                d[row.ref] = row.c_form.unpack(
+                    {c: flat[self._runs[c][0]:self._runs[c][0] + _count(self._runs[c][1])]
+                     for c in row.c_form.c_fields}, r)
         return out
 
     def pack(self, s, r) -> bytes:
@@ -666,9 +780,22 @@ class StructCodec:
         entries at their empty values, caches summed, padding zero."""
         flat = [0] * self._items
         for row in self.table.state:
+            if row.c_form is not None:
+                for c, part in zip(row.c_form.c_fields, row.c_form.pack(getattr(s, row.ref), r)):
+                    start = self._runs[c][0]
+                    flat[start:start + len(part)] = part
+                continue
             start, c_shape = self._runs[row.c_name]
             _put(flat, start, c_shape, getattr(s, row.ref), row.empty)
+            if row.count:
+                flat[self._runs[row.count][0]] = len(getattr(s, row.ref))
         for row in self.table.caches:
+            if row.count_eq is not None:
+                # counted over the reference's entries only (C's unused
+                # entries are at the empty value, which may be the one counted)
+                flat[self._runs[row.c_name][0]] = sum(
+                    1 for x in getattr(s, row.sum_of) if x == row.count_eq)
+                continue
             start, c_shape = self._runs[row.c_name]
             src_start, src_shape = self._runs[self.table.by_ref[row.sum_of].c_name]
             inner = src_shape[-1]
@@ -712,6 +839,7 @@ def _put(flat, start, c_shape, v, empty):
                 flat[start + k * step + j] = empty
 
 
-__all__ = ["Axis", "Bound", "Ctx", "Field", "FieldTable", "IdSet", "Int", "Name", "NameCounts", "OMIT",
+__all__ = ["Axis", "Bound", "CForm", "Ctx", "EncodingDoc", "Field", "FieldTable", "Flag", "IdSet", "Int", "Name",
+           "NameCounts", "OMIT",
            "Shown", "StructCodec", "StructView", "Value", "replace_block",
            "PUBLIC", "HIDDEN", "DERIVED", "PENDING", "CACHE"]

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from easel.engine.errors import GameSpecError, StateFormatError
-from easel.engine.fieldtable import (CACHE, DERIVED, OMIT, PENDING, PUBLIC, Axis, Bound, Field,
-                                     FieldTable, IdSet, Int, Name, NameCounts, Shown)
+from easel.engine.fieldtable import (CACHE, DERIVED, OMIT, PENDING, PUBLIC, Axis, Bound, CForm,
+                                     Field, FieldTable, Flag, IdSet, Int, Name, NameCounts, Shown,
+                                     Value)
 
 COLOURS = ("red", "blue")
 AXES = (Axis("players", 4, lambda r: r.n, "seats", ref_doc="n"),
@@ -246,3 +247,115 @@ def test_strict_items_and_shown_reads_name_the_field(change, field, problem):
 def test_a_shown_row_standing_for_fields_is_checked(rows, complaint):
     with pytest.raises(GameSpecError, match=complaint):
         FieldTable("toy", AXES, rows)
+
+
+# -- the forms Starving Artists needs: counted lists, a field C keeps in another
+# form, a count cache, flags, per-name bounds, a field shown through other parts
+
+class _Bits(CForm):
+    """0/1 per card, kept in C as one bit mask (a toy of Starving Artists' cube masks)."""
+    c_fields = ("mask",)
+
+    def pack(self, v, r):
+        return ([sum(1 << k for k, x in enumerate(v) if x)],)
+
+    def unpack(self, parts, r):
+        return [(parts["mask"][0] >> k) & 1 for k in range(r.cards)]
+
+    def rest(self, r):
+        return [0] * r.cards
+
+
+class IdList(Value):
+    axes = 1
+
+    def write(self, v, ctx):
+        return list(v)
+
+    def read(self, j, field, ctx):
+        return list(j)
+
+    def limits(self, r):
+        return 0, r.cards - 1
+
+    def text(self):
+        return "list of card ids"
+
+
+AXES2 = AXES + (Axis("one", 1, doc="one mask"),)
+ROWS2 = (
+    Field("queue", "queue", PUBLIC, "cards in a line", dims=("cards",), value=IdList(),
+          count="q_len"),
+    Field("alive", "alive", PUBLIC, "not out", dims=("players",), value=Flag()),
+    Field("bag", "bag", DERIVED, "cubes", dims=("colours",),
+          value=NameCounts(COLOURS, "colour", (2, 5), hi_doc="the box's")),
+    Field("where", None, PUBLIC, "where each card is (0 nowhere)", dims=("cards",),
+          value=Int(0, 3), shown_by="the lists naming cards"),
+    Field("marked", None, PUBLIC, "marked cards", dims=("one",), value=Int(0, 1),
+          c_form=_Bits(), shown_by="nowhere"),
+    Field("nowhere", None, CACHE, "cards nowhere", sum_of="where", count_eq=0),
+)
+
+
+def _table2():
+    return FieldTable("toy2", AXES2, ROWS2)
+
+
+DTYPE2 = np.dtype([("queue", "i1", (6,)), ("q_len", "i1"), ("alive", "i1", (4,)),
+                   ("bag", "i1", (2,)), ("where", "i1", (6,)), ("mask", "<u2", (1,)),
+                   ("nowhere", "i1")], align=True)
+
+
+def test_counted_lists_c_forms_and_count_caches_pack_and_unpack():
+    t = _table2()
+    s = types.SimpleNamespace(r=R, _current_player=lambda: 0)
+    t.clear(s, R)
+    assert (s.queue, s.alive, s.where, s.marked) == ([], [0, 0, 0], [0] * 5, [0] * 5)
+    s.queue, s.alive, s.bag = [4, 1], [1, 0, 1], [2, 5]
+    s.where, s.marked = [0, 2, 0, 1, 3], [1, 0, 0, 1, 0]
+    codec = t.struct(DTYPE2)
+    raw = codec.pack(s, R)
+    flat = np.frombuffer(raw, DTYPE2)[0]
+    assert list(flat["queue"]) == [4, 1, 0, 0, 0, 0] and flat["q_len"] == 2
+    assert list(flat["mask"]) == [0b1001]
+    # counted over the reference's 5 cards, not C's 6 (whose last entry is 0 too)
+    assert flat["nowhere"] == 2
+    back = codec.unpack(raw, R, 0)
+    for row in t.state:
+        assert getattr(back, row.ref) == getattr(s, row.ref), row.ref
+    view = t.view(s)
+    assert view == {"queue": [4, 1], "alive": [True, False, True], "bag": {"red": 2, "blue": 5}}
+    again = types.SimpleNamespace(r=R)
+    t.clear(again, R)
+    t.read(view, again, R)
+    assert (again.queue, again.alive, again.bag) == (s.queue, s.alive, s.bag)
+    assert again.where == [0] * 5           # shown elsewhere: the game's loader fills it
+
+
+@pytest.mark.parametrize("change, field, problem", [
+    (lambda v: v.update(alive=[1, 0, 1]), "alive[0]", "must be true or false"),
+    (lambda v: v["bag"].update(red=3), "bag.red", "must be an integer from 0 to 2"),
+    (lambda v: v["bag"].update(blue=6), "bag.blue", "must be an integer from 0 to 5"),
+])
+def test_flags_and_per_name_bounds_name_the_field(change, field, problem):
+    t = _table2()
+    view = {"queue": [], "alive": [True, True, True], "bag": {"red": 0, "blue": 0}}
+    change(view)
+    s = types.SimpleNamespace(r=R)
+    t.clear(s, R)
+    with pytest.raises(StateFormatError) as e:
+        t.read(view, s, R)
+    assert f"toy2 state: field '{field}': {problem}" in str(e.value)
+
+
+def test_the_new_forms_in_the_markdown():
+    text = _table2().markdown()
+    assert "| `queue` | `queue` | `queue` | cards (length `q_len`) |" in text
+    assert "| (nowhere) | `marked` | `mask` | one |" in text
+    assert "count of `where` == 0" in text
+    assert "{colour: 0..the box's}" in text
+
+
+def test_a_field_without_view_must_say_where_it_is_shown():
+    with pytest.raises(GameSpecError, match="shown only through other parts, shown_by"):
+        FieldTable("toy", AXES, (Field("x", None, PUBLIC, "x", value=Int(0, 1)),))

@@ -22,8 +22,8 @@ from __future__ import annotations
 from easel.engine.kit import pairwise_estimate
 
 from .deck import load_deck
-from .rules import (BUY, CUBE_NAMES, DONE, PAINT, PAINT_AT, PAY, RETURN, SELL, STUDY, SUPPER,
-                    TAKE, TRADE, WILD, WORK, split_paint_at)
+from .rules import (BUY, CUBE_NAMES, DONE, FULL, PAINT, PAINT_AT, PAY, RETURN, SELL, STUDY,
+                    SUPPER, TAKE, TRADE, TRADES, WILD, WORK, split_paint_at)
 
 
 def _needs(view, p):
@@ -92,7 +92,7 @@ def _score(view, p, need, unfinished, a):
         return 20.0
     if TRADE <= a < TRADE + 3:
         surplus = sum(max(0, cubes[c] - need[c]) for c in range(WILD))
-        pay = (2, 5, 9)[a - TRADE]
+        pay = TRADES[a - TRADE][0]         # solo's one trade is the first
         lacking = sum(1 for c in range(WILD) if need[c] > cubes[c]
                       and view["payday_pile"][CUBE_NAMES[c]] > 0)
         return 15.0 + (a - TRADE) if surplus >= pay and lacking > a - TRADE else -1.0
@@ -125,6 +125,7 @@ VALUE_WEIGHTS = (
     4.25, 4.5,
     3.0, 0.75, 1.75, 0.75)
 VALUE_SCALE = 15.0       # position_value units: three per star
+VALUE_CONFIDENCE = 0.9   # evaluate's estimates stay inside the terminal values
 
 
 def heuristic(state, rng):
@@ -157,7 +158,7 @@ def value_features(view, p):
         card = deck.cards[cv["canvas"]]
         if cv["canvas"] in announced:
             f[14] += card.stars
-            f[15] += min(card.food, 5 - st["nutrition"])
+            f[15] += min(card.food, FULL - st["nutrition"])
             f[16] += card.food
             f[17] += card.paint
             continue
@@ -195,4 +196,5 @@ def evaluate(state):
     n = len(view["studios"])
     if n < 2:
         return None
-    return pairwise_estimate([position_value(view, p) for p in range(n)], VALUE_SCALE)
+    return pairwise_estimate([position_value(view, p) for p in range(n)], VALUE_SCALE,
+                             VALUE_CONFIDENCE)

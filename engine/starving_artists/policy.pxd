@@ -1,5 +1,5 @@
 # Starving Artists rollout policy (GameC.rollout_action), kept apart from the
-# rules in core.pyx.
+# rules in play.pyx.
 from easel.engine.contract cimport GameC
 
 cdef int sa_rollout_action(const GameC* g, const void* s, const int* legal, int n,

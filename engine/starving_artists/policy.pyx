@@ -36,18 +36,19 @@ from libc.math cimport tanh
 from libc.stdint cimport uint8_t
 
 from easel.engine.contract cimport GameC
-from easel.engine.starving_artists.policies import VALUE_WEIGHTS
-from easel.engine.starving_artists.core cimport (
+from easel.engine.starving_artists.policies import VALUE_CONFIDENCE, VALUE_SCALE, VALUE_WEIGHTS
+from easel.engine.starving_artists.state cimport (
     SAParamsC, SAStateC, SA_N_CUBES, SA_WILD, SA_FULL, SA_MAX_SQUARES, LOC_STUDIO0, PH_TURN, PH_PAY,
     PH_TAKE, PH_COLLECT, PH_ADVANCE, PAY_BUY, A_WORK, A_PAINT, A_BUY, A_RESET, A_TRADE,
     A_DONE, A_PAY, A_TAKE, A_RETURN, A_SELL, A_SUPPER, A_PAINT_AT)
 
 cdef double _EPSILON = 0.05
 
-# policies.py: VALUE_SCALE, VALUE_WEIGHTS (read from there, in VALUE_FEATURES
-# order) and the confidence of kit.pairwise_estimate.
-cdef double _VALUE_SCALE = 15.0
-cdef double _CONFIDENCE = 0.9
+# The evaluation's numbers are policies.py's, read from there when this module
+# is imported: VALUE_SCALE, VALUE_CONFIDENCE (handed to kit.pairwise_estimate)
+# and VALUE_WEIGHTS (in VALUE_FEATURES order).
+cdef double _VALUE_SCALE = VALUE_SCALE
+cdef double _CONFIDENCE = VALUE_CONFIDENCE
 cdef enum:
     _N_FEATURES = 18
 cdef double _WEIGHTS[_N_FEATURES]

@@ -19,16 +19,16 @@ from __future__ import annotations
 from easel.engine.contract_ids import PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine.reference import ReferenceState
 
+from .fields import FIELDS
 from .rules import (
     ADVANCE, ANNOUNCE, BOX, BUY, CANVAS, COLLECT, DAWN, DONE, DRAW, DUSK, END,
     EXCESS_FOOD_CUBES, FEED, FULL, IN_MARKET, MARKET, N_CUBES, PAINT, PAINT_AT, PAINT_CUBES,
     PAINT_P, PAY, PAY_BUY, PAY_P, PAY_RESET, PAY_TRADE, PAYDAY_CUBES, QUEUE, REMOVED, RESET,
     RESET_COST, RETURN, SELL, SETUP, SOLD0, SOLO_ACTIONS, STUDIO0, STUDY, STUDY_CUBES, SUPPER,
-    SUPPER_P, TAKE, TAKE_P, TRADE, TURN, UNSEEN, WILD, WORK, WORK_CUBES, paint_at,
+    SUPPER_P, TAKE, TAKE_P, TO_PILE, TRADE, TURN, UNSEEN, WILD, WORK, WORK_CUBES, paint_at,
     split_paint_at, rules_of)
 
 _CHANCE_PHASES = (SETUP, DRAW, CANVAS)
-TO_PILE = -1            # draw_to: the payday pile
 
 
 class StarvingArtistsState(ReferenceState):
@@ -36,53 +36,16 @@ class StarvingArtistsState(ReferenceState):
         super().__init__(game)
         r = rules_of(game)
         self.r = r
-        n = r.n
-        nc = r.n_cards
-        self.phase = SETUP
+        # Every field of the table (fields.py, which says what each means) at
+        # its empty value (so the phase is setup, draws go to the pile, every
+        # canvas is unseen), then the ones the game starts elsewhere.
+        FIELDS.clear(self, r)
         self.day = 1
-        self.round = 1                  # action round of the day, 1 or 2 (solo: unused)
+        self.round = 1
         self.first = r.start            # the carrot
-        self.turn_k = 0                 # offset of the turn player from the first player
-        self.actor = -1                 # the player deciding now (or drawing), -1 none
-        self.main_done = 0              # the turn's action is taken
-        self.actions_left = 0           # solo: actions left today
-        self.dawn_k = 0                 # dawn step (see _dawn)
-        self.starved_today = 0          # someone starved at this day's dawn (§26)
-        self.result = 0                 # solo: 1 won, -1 lost, 0 playing
         self.bag = list(BOX)
-        self.pile = [0] * N_CUBES       # the payday pile
-        self.held = [0] * N_CUBES       # cubes paid into a trade, not yet in the pile
-        self.alive = [1] * n
-        self.nutrition = [FULL] * n
-        self.studio = [[0] * N_CUBES for _ in range(n)]
-        self.stars = [0] * n
-        self.paintings = [0] * n
-        self.food = [0] * n             # total food earned (the last tie-break, §28)
-        self.free_used = [0] * n        # the day's free action is spent (§13)
-        self.loc = [UNSEEN] * nc
-        self.cubes = [[-1] * len(c.squares) for c in r.deck.cards]   # cube on each square
-        self.market = [-1] * MARKET     # slot i costs i + 1; slot 2 is nearest the deck
-        self.queue = []                 # known canvases under the face-down pile, top first
-        self.setup_k = 0
-        self.draws_left = 0
-        self.draw_to = TO_PILE
-        self.resume = -1
-        self.paints_left = 0
-        self.pay_left = 0
-        self.pay_for = -1
-        self.pay_arg = -1               # buy: slot; trade: trade index
-        self.take_left = 0
-        self.selling = []               # canvases announced for sale, in announcement order
-        self.order = []                 # collection order (indices into selling)
-        self.got = []                   # cubes collected per selling entry
-        self.coll_i = 0                 # position in order of the collection turn
-        self.turn_taken = 0             # cubes taken this collection turn
-        self.turn_wild = 0              # a wild was taken this collection turn (§23)
-        self.feed_k = 0                 # feeding: offset of the next seller
-        self.fed = 0                    # feeding: the seller at feed_k has eaten
-        self.adv_card = -1              # solo advance: the canvas leaving the market
-        self.adv_k = 0                  # solo advance: next square to match
-        self.dusk_k = 0                 # solo dusk: 0 advance, 1 after the refill
+        self.alive = [1] * r.n
+        self.nutrition = [FULL] * r.n
 
     # ------------------------------------------------------------------ helpers
     def _card(self, i):

@@ -19,6 +19,7 @@ N_CUBES = 8                          # seven colours and the clear (wild) cube
 BOX = (15, 20, 20, 20, 30, 15, 20, 10)
 BOX_TOTAL = 150
 FULL = 5                             # nutrition track: 5 (full) down to 1
+MAX_PLAYERS = 4
 MARKET = 3                           # market slots; slot i costs i + 1 cubes
 PAYDAY_CUBES = 4
 WORK_CUBES = 3
@@ -58,6 +59,7 @@ PHASES = ("setup", "draw", "canvas", "dawn", "supper", "turn", "paint", "pay", "
 # What a PAY sequence pays for (pay_for).
 PAY_BUY, PAY_TRADE, PAY_RESET = 0, 1, 2
 PAY_FOR = ("buy", "trade", "reset")
+TO_PILE = -1            # draw_to: the payday pile
 
 # Where a canvas is (loc): the face-down pile's unknown part, the known part
 # under it (cards put back by a reset), the market, out of the game, a studio,

@@ -6,34 +6,15 @@ markers; tests/vangogh/test_fields.py fails while ENCODING.md is stale.
 """
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
-from easel.engine.fieldtable import replace_block
+from easel.engine.fieldtable import EncodingDoc
 
 from .fields import FIELDS
 
-PATH = Path(__file__).with_name("ENCODING.md")
-BEGIN = "<!-- generated: python -m easel.engine.vangogh.encoding -->"
-
-
-def updated(text: str) -> str:
-    """ENCODING.md's text with the field list as the table has it now."""
-    return replace_block(text, FIELDS.markdown(), BEGIN)
-
-
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m easel.engine.vangogh.encoding",
-                                 description="Print Van Gogh's state field list (ENCODING.md, "
-                                             "\"State fields\") from the field table.")
-    ap.add_argument("--write", action="store_true", help="write it into ENCODING.md")
-    args = ap.parse_args(argv)
-    if args.write:
-        PATH.write_text(updated(PATH.read_text(encoding="utf-8")), encoding="utf-8")
-    else:
-        print(FIELDS.markdown(), end="")
-    return 0
-
+DOC = EncodingDoc(FIELDS, Path(__file__).with_name("ENCODING.md"), "easel.engine.vangogh.encoding",
+                  "Van Gogh's")
+PATH, BEGIN, updated, main = DOC.path, DOC.begin, DOC.updated, DOC.main
 
 if __name__ == "__main__":
     raise SystemExit(main())

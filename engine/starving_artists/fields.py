@@ -1,0 +1,398 @@
+"""Starving Artists' state, one row per field: the reference attribute, the C
+field of `SAStateC` (state.pxd), where the JSON view shows it, its axes, its
+JSON form and range, what a player knows of it, and what it means.
+
+Everything that converts or checks a state field by field reads this table
+(engine/fieldtable.py): the JSON view of the reference and of the core
+(view.py, core.pyx), the view's field-by-field loader, the core's struct bytes
+from a reference state and back, the reference's fields before setup (and so
+the core's initial position), and the field list of ENCODING.md ("State
+fields"), which
+
+    python -m easel.engine.starving_artists.encoding --write
+
+rewrites (tests/starving_artists/test_sa_fields.py fails while it is stale). The
+table's order is the view's. Adding a field: declare it in state.pxd, add its
+row here, write the rules that use it (reference.py and play.pyx).
+
+Three things are kept in C in another form than the reference's: the cube on
+each square (three bit masks per canvas: filled, wild, second colour of a split
+square), the variable lists (with a C length field), and where each canvas is
+(`loc`, one entry per canvas), which the view shows as the lists naming the
+canvases (market, face down, removed, studios, paintings) and view.py reads
+back from them.
+"""
+from __future__ import annotations
+
+from easel.engine.fieldtable import (CACHE, DERIVED, PENDING, PUBLIC, Axis, Bound, CForm,
+                                     Field, FieldTable, Flag, Int, Name, NameCounts, Shown, Value)
+from easel.engine.viewfields import is_int
+
+from .rules import (BOX, CUBE_NAMES, FULL, MARKET, MAX_CARDS, MAX_PLAYERS, MAX_SQUARES, N_CUBES,
+                    PAY_FOR, PHASES, REMOVED, SOLD0, STUDIO0, UNSEEN, WILD, max_days)
+
+BOX_CUBES = sum(BOX)
+
+
+# ------------------------------------------------------------------ canvases
+def canvas_view(r, cubes, i, with_cubes=True):
+    """A canvas as the view shows it: its index, the card's facts and (in a
+    studio) the cube on each square."""
+    card = r.deck.cards[i]
+    out = {"canvas": i, "title": card.title, "stars": card.stars, "food": card.food,
+           "paint": card.paint,
+           "squares": ["/".join(CUBE_NAMES[c] for c in cols) for cols in card.squares]}
+    if with_cubes:
+        out["cubes"] = [CUBE_NAMES[c] if c >= 0 else None for c in cubes[i]]
+    return out
+
+
+class MarketSlots(Value):
+    """The market's slots: a canvas index or -1, shown as the canvas (its
+    facts, no cubes) or null. Reading checks the title, where one is given."""
+    axes = 1
+
+    def write(self, v, ctx):
+        return [canvas_view(ctx.r, None, i, False) if i >= 0 else None for i in v]
+
+    def read(self, j, field, ctx):
+        r, f = ctx.r, ctx.f
+        if not isinstance(j, list) or len(j) != MARKET:
+            f.bad(field, f"must list {MARKET} slots (null when empty)")
+        out = [-1] * MARKET
+        for slot, m in enumerate(j):
+            sf = f"{field}[{slot}]"
+            if m is None:
+                continue
+            if not isinstance(m, dict) or "canvas" not in m:
+                f.bad(sf, "must be null or an object with 'canvas'")
+            i = m["canvas"]
+            if not is_int(i) or not 0 <= i < r.n_cards:
+                f.bad(f"{sf}.canvas", f"must be a canvas index from 0 to {r.n_cards - 1}, "
+                                      f"got {i!r}")
+            title = r.deck.cards[i].title
+            if m.get("title", title) != title:
+                f.bad(f"{sf}.title", f"canvas {i} is {title!r}")
+            out[slot] = i
+        return out
+
+    def limits(self, r):
+        return -1, r.n_cards - 1
+
+    def text(self):
+        return "list of 3: the canvas (index, title, stars, food, paint, squares) or null"
+
+
+class Canvases(Value):
+    """A list of canvas indices, each once at most (where each canvas is, and
+    so the other places naming it, view.py checks); `wrong(i, ctx)` is the
+    complaint about an entry that is no canvas index."""
+    axes = 1
+
+    def __init__(self, what, wrong):
+        self.what, self.wrong = what, wrong
+
+    def write(self, v, ctx):
+        return list(v)
+
+    def read(self, j, field, ctx):
+        nc = ctx.r.n_cards
+        out = list(ctx.f.list(j, field, most=nc))
+        for k, i in enumerate(out):
+            if not is_int(i) or not 0 <= i < nc:
+                ctx.f.bad(f"{field}[{k}]", self.wrong(i, ctx))
+        return out
+
+    def limits(self, r):
+        return 0, r.n_cards - 1
+
+    def text(self):
+        return f"list of {self.what}"
+
+
+def _not_an_index(i, ctx):
+    return f"must be a canvas index from 0 to {ctx.r.n_cards - 1}, got {i!r}"
+
+
+class SellingOrder(Value):
+    """The collection order: empty, or a permutation of the indices of the
+    selling entries (pending.selling, read before)."""
+    axes = 1
+
+    def write(self, v, ctx):
+        return list(v)
+
+    def read(self, j, field, ctx):
+        n = len(ctx.s.selling)
+        order = list(ctx.f.list(j, field, most=n))
+        if order and sorted(order, key=repr) != sorted(range(n), key=repr):
+            ctx.f.bad(field, "must be empty or a permutation of the selling entries")
+        return order
+
+    def limits(self, r):
+        return 0, r.n_cards - 1
+
+    def text(self):
+        return "list of selling entry indices: empty or each once"
+
+
+class Cubes(CForm):
+    """The cube on each square of every canvas (-1 empty), kept in C as three
+    bit masks per canvas: the squares filled, those holding a wild, those
+    holding the second colour of a split square."""
+    c_fields = ("filled", "wildm", "altm")
+
+    def pack(self, v, r):
+        filled, wild, alt = [0] * MAX_CARDS, [0] * MAX_CARDS, [0] * MAX_CARDS
+        for i, card in enumerate(r.deck.cards):
+            for k, x in enumerate(v[i]):
+                if x < 0:
+                    continue
+                filled[i] |= 1 << k
+                if x == WILD:
+                    wild[i] |= 1 << k
+                elif len(card.squares[k]) > 1 and x == card.squares[k][1]:
+                    alt[i] |= 1 << k
+        return filled, wild, alt
+
+    def unpack(self, parts, r):
+        filled, wild, alt = parts["filled"], parts["wildm"], parts["altm"]
+        out = []
+        for i, card in enumerate(r.deck.cards):
+            f, w, a = filled[i], wild[i], alt[i]
+            out.append([-1 if not (f >> k) & 1 else WILD if (w >> k) & 1
+                        else cols[1] if (a >> k) & 1 else cols[0]
+                        for k, cols in enumerate(card.squares)])
+        return out
+
+    def rest(self, r):
+        return [[-1] * len(card.squares) for card in r.deck.cards]
+
+
+class Recounted(Value):
+    """A derived number the view shows and the loader recounts from the rest
+    (view.py compares the given value with its count): read as given."""
+    noun = "numbers"
+
+    def __init__(self, hi):
+        self.hi = hi
+
+    def write(self, v, ctx):
+        return v
+
+    def read(self, j, field, ctx):
+        return j
+
+    def limits(self, r):
+        return 0, self.hi
+
+    def text(self):
+        return "integer, recounted on loading"
+
+
+class IntUpTo(Value):
+    """An integer from lo to `most(ctx)`, a bound the fields read before it set."""
+    noun = "integers"
+
+    def __init__(self, lo, most, hi, doc):
+        self.lo, self.most, self.hi, self.doc = lo, most, hi, doc
+
+    def write(self, v, ctx):
+        return v
+
+    def read(self, j, field, ctx):
+        return ctx.f.int(j, field, self.lo, self.most(ctx))
+
+    def limits(self, r):
+        return self.lo, self.hi
+
+    def text(self):
+        return f"integer {self.lo}..{self.doc}"
+
+
+class Collected(Value):
+    """Cubes collected per selling entry: each at most the paint of the
+    canvas it is for (pending.selling, read before)."""
+    axes = 1
+
+    def write(self, v, ctx):
+        return list(v)
+
+    def read(self, j, field, ctx):
+        sel = ctx.s.selling
+        got = ctx.f.list(j, field, most=len(sel))
+        return [ctx.f.int(x, f"{field}[{k}]", 0, ctx.r.deck.cards[sel[k]].paint)
+                for k, x in enumerate(got)]
+
+    def limits(self, r):
+        return 0, max((c.paint for c in r.deck.cards), default=0)
+
+    def text(self):
+        return "list of integers, one per selling entry, each 0..its canvas's paint"
+
+
+# ------------------------------------------------------------------ shown
+def _players_check(given, ctx):
+    if given != ctx.r.n:
+        return f"the state is for {given!r} players, the game for {ctx.r.n}"
+
+
+def _deck_check(given, ctx):
+    if given != ctx.r.deck.spec:
+        return f"the state uses deck {given!r}, the game {ctx.r.deck.spec!r}"
+
+
+def _set_aside_check(given, ctx):
+    if given != ctx.r.set_aside:
+        return f"the game sets aside {ctx.r.set_aside}"
+
+
+def _at(where):
+    """The canvases whose loc is `where(ctx)`, in index order."""
+    def value(ctx):
+        w = where(ctx)
+        return [i for i, x in enumerate(ctx.s.loc) if x == w]
+    return value
+
+
+def _studio_canvases(ctx):
+    s, w = ctx.s, STUDIO0 + ctx.i
+    return [canvas_view(ctx.r, s.cubes, i) for i, x in enumerate(s.loc) if x == w]
+
+
+# ------------------------------------------------------------------ the table
+AXES = (
+    Axis("players", MAX_PLAYERS, lambda r: r.n, "one per player (seat order)", ref_doc="n"),
+    Axis("cubes", N_CUBES, doc="cube colours: red, orange, yellow, green, blue, violet, "
+                               "black, wild"),
+    Axis("market", MARKET, doc="market slots; slot i costs i + 1 cubes"),
+    Axis("cards", MAX_CARDS, lambda r: r.n_cards, "the deck's canvases, by index (a counted "
+         "list: its entries, up to this many)", ref_doc="canvases"),
+)
+
+N_1 = Bound("n-1", lambda r: r.n - 1, "the last seat (n = players)")
+N = Bound("n", lambda r: r.n, "players")
+N_P1 = Bound("n+1", lambda r: r.n + 1, "players + 1")
+DAYS = Bound("days", lambda r: max_days(r), "max_days (ENCODING.md \"Utilities and length\")")
+RES_LO = Bound("lost", lambda r: -1 if r.solo else 0, "-1 solo (lost), else 0")
+RES_HI = Bound("won", lambda r: 1 if r.solo else 0, "1 solo (won), else 0")
+SETUP_DRAWS = Bound("n*start cubes", lambda r: r.n * r.start_cubes, "cubes dealt at setup")
+DECK_FOOD = Bound("the deck's food", lambda r: sum(c.food for c in r.deck.cards),
+                  "the food of all the deck's canvases")
+LAST_CANVAS = Bound("canvases-1", lambda r: r.n_cards - 1, "the last canvas index")
+
+_PLAYER_OR_NONE = Int(-1, N_1)
+_FLAG = Int(0, 1)
+_CUBES = NameCounts(CUBE_NAMES, "cube colour", BOX, hi_doc="the box's count of the colour")
+
+ROWS = (
+    Shown("players", lambda c: c.r.n, "number of players (1: solo); must be the game's",
+          required=True, check=_players_check),
+    Shown("deck", lambda c: c.r.deck.spec, "the deck option; must be the game's",
+          required=True, check=_deck_check),
+    Field("phase", "phase", PUBLIC, "the phase (\"Phases\")", value=Name(PHASES, "phase")),
+    Shown("current_player", lambda c: c.s._current_player(), "who acts: a seat, -1 chance, "
+          "-4 nobody (the end); must agree with the position", required=True),
+    Field("day", "day", PUBLIC, "1-based day", value=Int(1, DAYS)),
+    Field("round", "round", PUBLIC, "action round of the day (solo: unused)", value=Int(1, 2)),
+    Field("first", "first_player", PUBLIC, "the carrot: the day's first player",
+          value=Int(0, N_1)),
+    Field("result", "result", PUBLIC, "solo: 1 won, -1 lost, 0 playing",
+          value=Int(RES_LO, RES_HI)),
+    Field("bag", "bag", DERIVED, "cubes in the bag", dims=("cubes",), value=_CUBES),
+    Field("pile", "payday_pile", PUBLIC, "cubes in the payday pile", dims=("cubes",),
+          value=_CUBES),
+    Field("market", "market", PUBLIC, "the canvas in each slot, -1 empty (slot 2 is nearest "
+          "the deck)", dims=("market",), value=MarketSlots(), empty=-1),
+    Shown("face_down.unseen", _at(lambda c: UNSEEN), "canvases face down, unknown (a set: "
+          "no order is kept); where they are is `loc`", required=True),
+    Field("queue", "face_down.known_under", PUBLIC, "known canvases under the face-down "
+          "pile (put back by a reset), top first", dims=("cards",), value=Canvases("canvas indices", _not_an_index), count="q_len"),
+    Shown("face_down.set_aside", lambda c: c.r.set_aside, "solo: canvases set aside unseen "
+          "(the option setaside); must be the game's", required=True, check=_set_aside_check),
+    Shown("removed", _at(lambda c: REMOVED), "canvases out of the game", required=True),
+    Field("alive", "studios[].alive", PUBLIC, "not starved", dims=("players",), value=Flag()),
+    Field("nutrition", "studios[].nutrition", PUBLIC, "the nutrition track, 5 full",
+          dims=("players",), value=Int(0, FULL)),
+    Field("studio", "studios[].cubes", PUBLIC, "cubes in the studio", dims=("players", "cubes"),
+          value=_CUBES),
+    Shown("studios[].canvases", _studio_canvases, "the canvases in the studio (index order), "
+          "each with the cube on each square (null empty)", required=True),
+    Shown("studios[].paintings", _at(lambda c: SOLD0 + c.i), "the paintings sold", required=True),
+    Field("stars", "studios[].stars", DERIVED, "stars of the paintings sold (§24)",
+          dims=("players",), value=Recounted(9 * MAX_CARDS)),
+    Field("food", "studios[].food_earned", PUBLIC, "food earned (the last tie-break, §28)",
+          dims=("players",), value=Int(0, DECK_FOOD)),
+    Field("free_used", "studios[].free_action_used", PUBLIC, "the day's free action is spent "
+          "(§13)", dims=("players",), value=Flag()),
+    Field("actor", "pending.actor", PENDING, "the player deciding now (or drawing), -1 none",
+          value=_PLAYER_OR_NONE, empty=-1),
+    Field("turn_k", "pending.turn_k", PENDING, "offset of the turn player or announcer from "
+          "the first player", value=Int(0, N)),
+    Field("main_done", "pending.main_done", PENDING, "the turn's action is taken",
+          value=_FLAG),
+    Field("actions_left", "pending.actions_left", PENDING, "solo: actions left today",
+          value=Int(0, 2)),
+    Field("dawn_k", "pending.dawn_k", PENDING, "dawn step", value=Int(0, N_P1)),
+    Field("dusk_k", "pending.dusk_k", PENDING, "solo dusk: 0 advance, 1 after the refill",
+          value=_FLAG),
+    Field("starved_today", "pending.starved_today", PENDING, "someone starved at this day's "
+          "dawn (§26)", value=_FLAG),
+    Field("setup_k", "pending.setup_k", PENDING, "setup draws done", value=Int(0, SETUP_DRAWS)),
+    Field("draws_left", "pending.draws_left", PENDING, "cubes still to draw",
+          value=Int(0, BOX_CUBES)),
+    Field("draw_to", "pending.draw_to", PENDING, "who the drawn cubes go to, -1 the payday "
+          "pile", value=_PLAYER_OR_NONE, empty=-1),
+    Field("resume", "pending.resume", PENDING, "phase to return to after the draws",
+          value=Name(PHASES, "phase", none=True), empty=-1),
+    Field("paints_left", "pending.paints_left", PENDING, "cubes still to paint this action",
+          value=Int(0, 4)),
+    Field("pay_left", "pending.pay_left", PENDING, "cubes still to pay", value=Int(0, 9)),
+    Field("pay_for", "pending.pay_for", PENDING, "what the payment is for",
+          value=Name(PAY_FOR, "payment", none=True), empty=-1),
+    Field("pay_arg", "pending.pay_arg", PENDING, "buy: the slot; trade: the trade",
+          value=Int(-1, 2), empty=-1),
+    Field("held", "pending.held", PENDING, "cubes paid into a trade, joining the pile after "
+          "the take", dims=("cubes",), value=_CUBES),
+    Field("take_left", "pending.take_left", PENDING, "cubes still to take in a trade",
+          value=Int(0, 3)),
+    Field("selling", "pending.selling", PENDING, "canvases announced for sale, in "
+          "announcement order (each in a studio, once)", dims=("cards",), value=Canvases("canvas indices",
+                                                               lambda i, c: "must be a canvas "
+                                                               "in a studio"),
+          count="n_selling"),
+    Field("order", "pending.order", PENDING, "collection order (indices into selling): empty "
+          "or a permutation of them", dims=("cards",), value=SellingOrder(), count="n_order"),
+    Field("got", "pending.got", PENDING, "cubes collected per selling entry, once collection "
+          "starts", dims=("cards",), value=Collected(), count="n_order"),
+    Field("coll_i", "pending.coll_i", PENDING, "position in order of the collection turn",
+          value=IntUpTo(0, lambda c: max(len(c.s.selling) - 1, 0), MAX_CARDS,
+                        "max(len(selling)-1, 0)")),
+    Field("turn_taken", "pending.turn_taken", PENDING, "cubes taken this collection turn",
+          value=Int(0, BOX_CUBES)),
+    Field("turn_wild", "pending.turn_wild", PENDING, "a wild was taken this collection turn "
+          "(§23)", value=_FLAG),
+    Field("feed_k", "pending.feed_k", PENDING, "feeding: offset of the next seller",
+          value=Int(0, N)),
+    Field("fed", "pending.fed", PENDING, "feeding: the seller at feed_k has eaten",
+          value=_FLAG),
+    Field("adv_card", "pending.adv_card", PENDING, "solo advance: the canvas leaving the "
+          "market", value=Int(-1, LAST_CANVAS), empty=-1),
+    Field("adv_k", "pending.adv_k", PENDING, "solo advance: next square to match",
+          value=Int(0, MAX_SQUARES)),
+    Field("loc", None, PUBLIC, "where each canvas is: 0 unseen, 1 known under the pile, "
+          "2 market, 3 out of the game, 4+p in p's studio, 8+p sold by p",
+          dims=("cards",), value=Int(0, SOLD0 + MAX_PLAYERS - 1),
+          shown_by="the lists naming canvases; view.py reads it back from them"),
+    Field("cubes", None, PUBLIC, "the cube on each square of each canvas, -1 empty",
+          dims=("cards",), value=Int(-1, WILD), c_form=Cubes(),
+          shown_by="`studios[].canvases[].cubes`"),
+    Field("paintings", None, DERIVED, "paintings sold", dims=("players",),
+          value=Int(0, MAX_CARDS), shown_by="the length of `studios[].paintings`"),
+    Field("bag_total", None, CACHE, "cubes in the bag", sum_of="bag"),
+    Field("pile_total", None, CACHE, "cubes in the payday pile", sum_of="pile"),
+    Field("n_unseen", None, CACHE, "canvases face down and unknown", sum_of="loc",
+          count_eq=UNSEEN),
+)
+
+FIELDS = FieldTable("starving_artists", AXES, ROWS)
