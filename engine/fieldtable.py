@@ -408,8 +408,8 @@ class FieldTable:
             if (row.value is None or (row.view is not None and shown)
                     or (row.view is None and not shown and row.shown_by is None)):
                 self._fail(f"field {row.ref!r}: needs a view and a value (or, for its view, a "
-                           f"Shown row standing for it, or shown_by saying where it is shown "
-                           f"through other parts; not both)")
+                           f"Shown row standing for it; or, shown only through other parts, "
+                           f"shown_by saying where; not both)")
             if row.count and (len(row.dims) != 1 or row.c_form):
                 self._fail(f"field {row.ref!r}: a counted list has one axis")
             if row.view is None and not shown:

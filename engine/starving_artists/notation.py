@@ -514,8 +514,8 @@ def _build(rd, top, players):
     st_keys = ("alive", "nutrition", "cubes", "canvases", "paintings", "stars",
                "food_earned", "free_action_used")
     v["studios"] = [{k: st[k] for k in st_keys} for st in studios]
-    from .view import _PENDING
-    v["pending"] = {k: pend[k] for k in _PENDING}
+    from .fields import FIELDS       # the view's pending keys, in the view's order
+    v["pending"] = {k: pend[k] for k in FIELDS.layout.children["pending"].children}
     return {k: v[k] for k in order}
 
 
