@@ -20,9 +20,11 @@ def add_parser(sub):
     p.add_argument("game", help="a solo game string, e.g. 'starving_artists(players=1)'")
     p.add_argument("--iterations", type=int, default=2000,
                    help="iterations of the clairvoyant search per decision (default 2000)")
+    from easel.search import params         # the tree's options, named once there
+    tree = ", ".join(p.name for p in params.MCTS.values() if p.tree and p.name != "form")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="a search option of the clairvoyant (uct_c, rollout, rollout_depth, "
-                        "policy_bias, margin_weight); the game's defaults otherwise")
+                   help=f"a search option of the clairvoyant ({tree}); the game's defaults "
+                        f"otherwise")
     p.add_argument("--vs", nargs="*", default=[], metavar="SPEC",
                    help="bot specs to play on the same worlds, e.g. 'mcts(iterations=2000)'")
     p.add_argument("--games", type=int, default=100, help="worlds to play (default 100)")
