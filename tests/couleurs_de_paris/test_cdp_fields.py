@@ -4,11 +4,9 @@ format), the bytes the core's rules write, ENCODING.md's field list, and the
 constants the core repeats from rules.py."""
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from easel import engine
@@ -20,24 +18,10 @@ if not engine.game_entry("couleurs_de_paris").has_core:
 
 from easel.engine.couleurs_de_paris import core as cdp_core  # noqa: E402
 
+from fieldtable_checks import (check_core_bytes, check_encoding_md, check_initial_position,  # noqa: E402
+                               dtype_changed)
+
 PACKAGE = Path(fields.__file__).parent
-
-
-def twins(spec, n_games, seed):
-    """(core state, reference state) along random games, terminal included."""
-    core_game = engine.load_game(spec, implementation="core")
-    ref_game = engine.load_game(spec, implementation="reference")
-    rng = random.Random(seed)
-    for _ in range(n_games):
-        c, r = core_game.new_initial_state(), ref_game.new_initial_state()
-        while True:
-            yield c, r
-            if c.is_terminal():
-                break
-            a = (engine.draw_outcome(c, rng) if c.is_chance_node()
-                 else rng.choice(c.legal_actions()))
-            c.apply_action(a)
-            r.apply_action(a)
 
 
 def test_table_and_struct_agree():
@@ -55,25 +39,13 @@ def test_table_and_struct_agree():
             assert c_lo <= min(lo, row.empty) and max(hi, row.empty) <= c_hi, (row.ref, spec)
 
 
-def _dtype_with(name, shape=None):
-    """The struct's dtype without field `name` (shape None) or with it reshaped."""
-    base = cdp_core.state_dtype()
-    names = [n for n in base.names if n != name or shape is not None]
-    spec = {"names": names, "formats": [], "offsets": [], "itemsize": base.itemsize + 64}
-    for n in names:
-        sub, off = base.fields[n][:2]
-        spec["formats"].append(np.dtype((sub.base, shape)) if n == name else sub)
-        spec["offsets"].append(off)
-    return np.dtype(spec)
-
-
 @pytest.mark.parametrize("name, shape, complaint", [
     ("painted", None, r"only in the table \['painted'\]"),
     ("keep", (3,), r"field 'keep': the struct has int8\[3\], the table integers of shape \[4\]"),
 ])
 def test_a_struct_other_than_the_table_is_refused(name, shape, complaint):
     with pytest.raises(GameSpecError, match=complaint):
-        fields.FIELDS.struct(_dtype_with(name, shape))
+        fields.FIELDS.struct(dtype_changed(cdp_core, name, shape))
 
 
 @pytest.mark.parametrize("spec", ["couleurs_de_paris", "couleurs_de_paris(players=3,first=2)",
@@ -82,24 +54,11 @@ def test_core_bytes_are_the_tables_packing_of_the_reference(spec):
     """Step by step, the bytes the core's rules write are the field table's
     packing of the reference state (unused entries, the deck count and
     padding included), and unpack back to the reference's fields."""
-    codec = cdp_core.struct_codec()
-    steps = 0
-    for c, r in twins(spec, 1, seed=7):
-        raw = c.raw()
-        assert codec.pack(r, r.r) == raw, (spec, steps)
-        back = codec.unpack(raw, r.r, c.current_player())
-        for row in fields.FIELDS.state:
-            assert getattr(back, row.ref) == getattr(r, row.ref), (row.ref, steps)
-        steps += 1
-    assert steps > 100
+    check_core_bytes(spec, cdp_core, fields.FIELDS)
 
 
 def test_the_initial_position_is_the_references():
-    for spec in ("couleurs_de_paris", "couleurs_de_paris(players=4,first=3)"):
-        core = engine.load_game(spec, "core").new_initial_state()
-        ref = engine.load_game(spec, "reference").new_initial_state()
-        assert core.raw() == cdp_core.struct_codec().pack(ref, ref.r)
-        assert core.to_json() == ref.to_json()
+    check_initial_position(("couleurs_de_paris", "couleurs_de_paris(players=4,first=3)"), cdp_core)
 
 
 def test_every_field_is_in_the_view():
@@ -110,10 +69,7 @@ def test_every_field_is_in_the_view():
 
 
 def test_encoding_md_lists_the_table():
-    text = (PACKAGE / "ENCODING.md").read_text(encoding="utf-8")
-    assert encoding.updated(text) == text, (
-        "ENCODING.md's field list is stale: run "
-        "`python -m easel.engine.couleurs_de_paris.encoding --write`")
+    check_encoding_md(PACKAGE, encoding)
 
 
 # -- constants: rules.py is the one source -------------------------------------------

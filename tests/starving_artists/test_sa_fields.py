@@ -4,11 +4,9 @@ format), the bytes the core's rules write, ENCODING.md's field list, and the
 numbers the core and the bots repeat from rules.py and policies.py."""
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from easel import engine
@@ -17,26 +15,13 @@ from easel.engine.starving_artists import encoding, fields, policies, reference,
 
 sa_core = pytest.importorskip("easel.engine.starving_artists.core")
 
+from fieldtable_checks import (check_core_bytes, check_encoding_md, check_initial_position,  # noqa: E402
+                               dtype_changed, twins)
+
 PACKAGE = Path(fields.__file__).parent
 VARIANTS = ["starving_artists(players=1,colourstudy=true,lastsupper=true)",
             "starving_artists(players=2,colourstudy=true,lastsupper=true)",
             "starving_artists(players=4,deck=all,start=3)"]
-
-
-def twins(spec, n_games, seed):
-    """(core state, reference state) along random games, terminal included."""
-    core_game = engine.load_game(spec, implementation="core")
-    ref_game = engine.load_game(spec, implementation="reference")
-    rng = random.Random(seed)
-    for _ in range(n_games):
-        c, r = core_game.new_initial_state(), ref_game.new_initial_state()
-        while True:
-            yield c, r
-            if c.is_terminal():
-                break
-            a = engine.draw_outcome(c, rng) if c.is_chance_node() else rng.choice(c.legal_actions())
-            c.apply_action(a)
-            r.apply_action(a)
 
 
 def test_table_and_struct_agree():
@@ -58,20 +43,6 @@ def test_table_and_struct_agree():
             assert c_lo <= min(lo, row.empty) and max(hi, row.empty) <= c_hi, (row.ref, spec)
 
 
-def _dtype_without(name, shape=None):
-    base = sa_core.state_dtype()
-    names = [n for n in base.names if n != name or shape is not None]
-    spec = {"names": names, "formats": [], "offsets": []}
-    for n in names:
-        sub, off = base.fields[n][:2]
-        if n == name:
-            sub = np.dtype((sub.base, shape))
-        spec["formats"].append(sub)
-        spec["offsets"].append(off)
-    spec["itemsize"] = base.itemsize + 64
-    return np.dtype(spec)
-
-
 @pytest.mark.parametrize("name, shape, complaint", [
     ("fed", None, r"only in the table \['fed'\]"),
     ("q_len", None, r"only in the table \['q_len'\]"),
@@ -80,7 +51,7 @@ def _dtype_without(name, shape=None):
 ])
 def test_a_struct_other_than_the_table_is_refused(name, shape, complaint):
     with pytest.raises(GameSpecError, match=complaint):
-        fields.FIELDS.struct(_dtype_without(name, shape))
+        fields.FIELDS.struct(dtype_changed(sa_core, name, shape))
 
 
 @pytest.mark.parametrize("spec", VARIANTS)
@@ -89,31 +60,15 @@ def test_core_bytes_are_the_tables_packing_of_the_reference(spec):
     packing of the reference state (unused entries, list lengths, cube masks,
     derived counts and padding included), and unpack back to the reference's
     fields."""
-    codec = sa_core.struct_codec()
-    steps = 0
-    for c, r in twins(spec, 2, seed=7):
-        raw = c.raw()
-        assert codec.pack(r, r.r) == raw, (spec, steps)
-        back = codec.unpack(raw, r.r, c.current_player())
-        for row in fields.FIELDS.state:
-            assert getattr(back, row.ref) == getattr(r, row.ref), (row.ref, steps)
-        steps += 1
-    assert steps > 100
+    check_core_bytes(spec, sa_core, fields.FIELDS)
 
 
 def test_the_initial_position_is_the_references():
-    for spec in ("starving_artists(players=1,setaside=4)", "starving_artists(players=3,start=2)"):
-        core = engine.load_game(spec, "core").new_initial_state()
-        ref = engine.load_game(spec, "reference").new_initial_state()
-        assert core.raw() == sa_core.struct_codec().pack(ref, ref.r)
-        assert core.to_json() == ref.to_json()
+    check_initial_position(("starving_artists(players=1,setaside=4)", "starving_artists(players=3,start=2)"), sa_core)
 
 
 def test_encoding_md_lists_the_table():
-    text = (PACKAGE / "ENCODING.md").read_text(encoding="utf-8")
-    assert encoding.updated(text) == text, (
-        "ENCODING.md's field list is stale: run "
-        "`python -m easel.engine.starving_artists.encoding --write`")
+    check_encoding_md(PACKAGE, encoding)
 
 
 # -- constants: rules.py is the one source -------------------------------------------

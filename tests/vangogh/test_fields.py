@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from easel import engine
@@ -15,7 +14,8 @@ from easel.engine.errors import GameSpecError
 from easel.engine.vangogh import core as vg_core
 from easel.engine.vangogh import encoding, fields, policy, reference, rules
 
-from vg_helpers import twins
+from fieldtable_checks import (check_core_bytes, check_encoding_md, check_initial_position,
+                               dtype_changed)
 
 PACKAGE = Path(fields.__file__).parent
 
@@ -35,27 +35,13 @@ def test_table_and_struct_agree():
             assert c_lo <= min(lo, row.empty) and max(hi, row.empty) <= c_hi, (row.ref, spec)
 
 
-def _dtype_without(name, shape=None):
-    base = vg_core.state_dtype()
-    names = [n for n in base.names if n != name or shape is not None]
-    spec = {"names": names, "formats": [], "offsets": []}
-    for n in names:
-        sub, off = base.fields[n][:2]
-        if n == name:
-            sub = np.dtype((sub.base, shape))
-        spec["formats"].append(sub)
-        spec["offsets"].append(off)
-    spec["itemsize"] = base.itemsize + 64
-    return np.dtype(spec)
-
-
 @pytest.mark.parametrize("name, shape, complaint", [
     ("whites", None, r"only in the table \['whites'\]"),
     ("hand", (4,), r"field 'hand': the struct has int8\[4\], the table integers of shape \[5\]"),
 ])
 def test_a_struct_other_than_the_table_is_refused(name, shape, complaint):
     with pytest.raises(GameSpecError, match=complaint):
-        fields.FIELDS.struct(_dtype_without(name, shape))
+        fields.FIELDS.struct(dtype_changed(vg_core, name, shape))
 
 
 @pytest.mark.parametrize("spec", ["vangogh(players=1)", "vangogh", "vangogh(players=5)",
@@ -64,30 +50,15 @@ def test_core_bytes_are_the_tables_packing_of_the_reference(spec):
     """Step by step, the bytes the core's rules write are the field table's
     packing of the reference state (unused entries, derived counts and
     padding included), and unpack back to the reference's fields."""
-    codec = vg_core.struct_codec()
-    steps = 0
-    for c, r in twins(spec, 2, seed=7):
-        raw = c.raw()
-        assert codec.pack(r, r.r) == raw, (spec, steps)
-        back = codec.unpack(raw, r.r, c.current_player())
-        for row in fields.FIELDS.state:
-            assert getattr(back, row.ref) == getattr(r, row.ref), (row.ref, steps)
-        steps += 1
-    assert steps > 100
+    check_core_bytes(spec, vg_core, fields.FIELDS)
 
 
 def test_the_initial_position_is_the_references():
-    for spec in ("vangogh(players=1,colors=pink)", "vangogh(players=3,start=2)"):
-        core = engine.load_game(spec, "core").new_initial_state()
-        ref = engine.load_game(spec, "reference").new_initial_state()
-        assert core.raw() == vg_core.struct_codec().pack(ref, ref.r)
-        assert core.to_json() == ref.to_json()
+    check_initial_position(("vangogh(players=1,colors=pink)", "vangogh(players=3,start=2)"), vg_core)
 
 
 def test_encoding_md_lists_the_table():
-    text = (PACKAGE / "ENCODING.md").read_text(encoding="utf-8")
-    assert encoding.updated(text) == text, (
-        "ENCODING.md's field list is stale: run `python -m easel.engine.vangogh.encoding --write`")
+    check_encoding_md(PACKAGE, encoding)
 
 
 def test_every_pending_field_is_in_the_notations_defaults():

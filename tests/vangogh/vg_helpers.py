@@ -6,6 +6,7 @@ import random
 
 from easel import engine
 from easel.engine.vangogh.rules import (BOX_PER_COLOUR, BOX_WHITES, COLOURS, parse_piece)
+from fieldtable_checks import twins  # noqa: F401  (the VG tests' twins, shared by every game)
 
 IMPLS = ["reference"] + (["core"] if engine.game_entry("vangogh").has_core else [])
 
@@ -130,20 +131,3 @@ def phase(state):
     return state.to_json()["phase"]
 
 
-def twins(spec, n_games, seed):
-    """Yield (core state, reference state) along random games, terminal included."""
-    core_game = engine.load_game(spec, implementation="core")
-    ref_game = engine.load_game(spec, implementation="reference")
-    rng = random.Random(seed)
-    for _ in range(n_games):
-        c, r = core_game.new_initial_state(), ref_game.new_initial_state()
-        while True:
-            yield c, r
-            if c.is_terminal():
-                break
-            if c.is_chance_node():
-                a = engine.draw_outcome(c, rng)
-            else:
-                a = rng.choice(c.legal_actions())
-            c.apply_action(a)
-            r.apply_action(a)
