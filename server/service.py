@@ -25,6 +25,7 @@ limits).
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from concurrent import futures
 
@@ -47,6 +48,9 @@ from .rpc import (Undecodable, abort_with, check_decoded, lenient_handlers, stre
 from .streams import StreamGuard, per_client
 
 log = logging.getLogger("easel.server")
+# Seconds a stop waits for grpc-health to tell its watchers NOT_SERVING (see
+# EngineServer._report_not_serving).
+HEALTH_SHUTDOWN_WAIT = 2.0
 
 # A Suggest in the middle of a turn searches at most this many of the turn's
 # earlier positions for the plan it is following (then the position itself).
@@ -292,11 +296,25 @@ class EngineServer:
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
         return self
 
+    def _report_not_serving(self, wait: float = HEALTH_SHUTDOWN_WAIT) -> None:
+        """NOT_SERVING to every health watcher, waiting at most `wait`
+        seconds: grpc-health sends it to each open Watch under its lock and
+        waits for each send, so a watcher whose stream is stuck held the
+        whole stop (and every health Check) for ever. The server's stop then
+        cancels the streams, which lets a stuck send end."""
+        done = threading.Thread(target=self.health.enter_graceful_shutdown,
+                                name="health-shutdown", daemon=True)
+        done.start()
+        done.join(wait)
+        if done.is_alive():
+            log.warning("health: NOT_SERVING not delivered to every watcher within %.1f s; "
+                        "stopping anyway", wait)
+
     def stop(self, grace: float | None = 5.0):
         """Drain: report NOT_SERVING, refuse new searches, cut running ones
         short (they still answer), wait up to `grace` seconds for calls in
         flight, then cancel what is left. Returns when the server is down."""
-        self.health.enter_graceful_shutdown()
+        self._report_not_serving()
         self.queue.shutdown()
         if self.matches is not None:    # bots stop; open matches stay open in the database
             self.matches.stop()
