@@ -194,9 +194,9 @@ def test_records_reader_refuses_a_fifo(fifo):
 
 
 def test_arena_resume_refuses_a_fifo(fifo):
-    from easel.search.arena import ArenaError, kept_records
-    with pytest.raises(ArenaError, match=rf"cannot read the --resume records file {fifo}: it is a "
-                                         rf"FIFO"):
+    from easel.search.arena import kept_records
+    from easel.search.records import RecordError
+    with pytest.raises(RecordError, match=rf"cannot read records file {fifo}: it is a FIFO"):
         kept_records(fifo, [])
 
 

@@ -141,6 +141,10 @@ def _read_input(name: str) -> bytes:
     if name == "-":         # standard input, capped as a steps file is
         return userfiles.read_stream(sys.stdin, "the --record file", userfiles.STEPS_FILES,
                                      StateFormatError).encode()
+    from easel.search.recordfiles import name_format
+    if name_format(name) is None:       # a steps file: its own, smaller cap
+        return userfiles.read_bytes(name, "the --record file", userfiles.STEPS_FILES,
+                                    StateFormatError)
     from easel.search.records import record_lines
     return b"".join(record_lines(name, "the --record file"))
 

@@ -168,6 +168,10 @@ SAMPLES = {
         "easel.v1.Engine", "Suggest", epb.SuggestRequest(
             position=record("connect_four", "x3", "o3"), settings=SEARCH)),
     "easel.v1.Engine/Analyze": _analyze,
+    "easel.v1.Engine/Review": lambda call: call(
+        "easel.v1.Engine", "Review", epb.ReviewRequest(
+            record=record("connect_four", "x3", "o3", "x4", "o4").record,
+            settings=settings(iterations=200, seed=3, threads=1))),
     "easel.v1.Matches/CreateMatch": _two_seats,
     "easel.v1.Matches/SubmitAction": lambda call: _played(call)[2],
     "easel.v1.Matches/WatchMatch": _watch,

@@ -402,10 +402,14 @@ def test_analyze_draws_the_final_table(tmp_path, capsys, monkeypatch):
 
 
 def _analyze_process(*argv):
+    # The build under test (the installed one in CI, where the source tree at
+    # ROOT is not compiled), as test_cli_games.py runs it.
+    import easel
+    home = os.path.dirname(os.path.dirname(os.path.abspath(easel.__file__)))
     return subprocess.Popen(
         [sys.executable, "-c", "import sys; from easel.server.cli import main; sys.exit(main())",
          "analyze", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": ROOT})
+        cwd=home, env={**os.environ, "PYTHONPATH": home})
 
 
 @pytest.mark.timeout(120)
