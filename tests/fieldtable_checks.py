@@ -69,3 +69,23 @@ def check_encoding_md(package, encoding) -> None:
     text = (package / "ENCODING.md").read_text(encoding="utf-8")
     assert encoding.updated(text) == text, (
         f"ENCODING.md's field list is stale: run `python -m {encoding.__name__} --write`")
+
+
+def check_table_and_struct(core, table, make_rules, specs, other_c_fields=()) -> None:
+    """Every C field is a table row (or one of `other_c_fields`: a counted
+    list's length, a part of a field C keeps in its own form) and every row a
+    C field, with the table's axes; every value the view may load fits the
+    field's C integer type, in each game of `specs`."""
+    dtype = core.state_dtype()
+    assert dtype.itemsize == core.state_size()
+    codec = table.struct(dtype)
+    assert set(dtype.names) == ({row.c_name for row in table.fields if not row.c_form}
+                                | set(other_c_fields))
+    for spec in specs:
+        r = make_rules(engine.parse_game_string(spec)[1])
+        for row in table.state:
+            if row.c_form:
+                continue
+            lo, hi = row.value.limits(r)
+            c_lo, c_hi = codec.limits(row)
+            assert c_lo <= min(lo, row.empty) and max(hi, row.empty) <= c_hi, (row.ref, spec)

@@ -18,7 +18,8 @@ if not engine.game_entry("couleurs_de_paris").has_core:
 
 from easel.engine.couleurs_de_paris import core as cdp_core  # noqa: E402
 
-from fieldtable_checks import (check_core_bytes, check_encoding_md, check_initial_position,  # noqa: E402
+from fieldtable_checks import (check_core_bytes, check_encoding_md, check_initial_position,
+                               check_table_and_struct,  # noqa: E402
                                dtype_changed)
 
 PACKAGE = Path(fields.__file__).parent
@@ -27,16 +28,8 @@ PACKAGE = Path(fields.__file__).parent
 def test_table_and_struct_agree():
     """Every C field is a table row and every row a C field, with the table's
     axes; every value the view may load fits the field's C integer type."""
-    dtype = cdp_core.state_dtype()
-    assert dtype.itemsize == cdp_core.state_size()
-    codec = fields.FIELDS.struct(dtype)
-    assert set(dtype.names) == {row.c_name for row in fields.FIELDS.fields}
-    for spec in ("couleurs_de_paris", "couleurs_de_paris(players=4,maxrounds=200)"):
-        r = rules.make_rules(engine.parse_game_string(spec)[1])
-        for row in fields.FIELDS.state:
-            lo, hi = row.value.limits(r)
-            c_lo, c_hi = codec.limits(row)
-            assert c_lo <= min(lo, row.empty) and max(hi, row.empty) <= c_hi, (row.ref, spec)
+    check_table_and_struct(cdp_core, fields.FIELDS, rules.make_rules,
+                           ("couleurs_de_paris", "couleurs_de_paris(players=4,maxrounds=200)"))
 
 
 @pytest.mark.parametrize("name, shape, complaint", [

@@ -15,7 +15,8 @@ from easel.engine.starving_artists import encoding, fields, policies, reference,
 
 sa_core = pytest.importorskip("easel.engine.starving_artists.core")
 
-from fieldtable_checks import (check_core_bytes, check_encoding_md, check_initial_position,  # noqa: E402
+from fieldtable_checks import (check_core_bytes, check_encoding_md, check_initial_position,
+                               check_table_and_struct,  # noqa: E402
                                dtype_changed, twins)
 
 PACKAGE = Path(fields.__file__).parent
@@ -28,19 +29,9 @@ def test_table_and_struct_agree():
     """Every C field is a table row, a counted list's length or a part of a
     field C keeps in its own form, with the table's axes; every value the view
     may load fits the field's C integer type."""
-    dtype = sa_core.state_dtype()
-    assert dtype.itemsize == sa_core.state_size()
-    codec = fields.FIELDS.struct(dtype)
-    assert set(dtype.names) == ({row.c_name for row in fields.FIELDS.fields if not row.c_form}
-                                | {"q_len", "n_selling", "n_order", "filled", "wildm", "altm"})
-    for spec in ("starving_artists(players=1)", "starving_artists(players=4,deck=all)"):
-        r = rules.make_rules(engine.parse_game_string(spec)[1])
-        for row in fields.FIELDS.state:
-            if row.c_form:
-                continue
-            lo, hi = row.value.limits(r)
-            c_lo, c_hi = codec.limits(row)
-            assert c_lo <= min(lo, row.empty) and max(hi, row.empty) <= c_hi, (row.ref, spec)
+    check_table_and_struct(sa_core, fields.FIELDS, rules.make_rules,
+                           ("starving_artists(players=1)", "starving_artists(players=4,deck=all)"),
+                           ("q_len", "n_selling", "n_order", "filled", "wildm", "altm"))
 
 
 @pytest.mark.parametrize("name, shape, complaint", [

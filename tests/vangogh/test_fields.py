@@ -15,6 +15,7 @@ from easel.engine.vangogh import core as vg_core
 from easel.engine.vangogh import encoding, fields, policy, reference, rules
 
 from fieldtable_checks import (check_core_bytes, check_encoding_md, check_initial_position,
+                               check_table_and_struct,
                                dtype_changed)
 
 PACKAGE = Path(fields.__file__).parent
@@ -23,16 +24,8 @@ PACKAGE = Path(fields.__file__).parent
 def test_table_and_struct_agree():
     """Every C field is a table row and every row a C field, with the table's
     axes; every value the view may load fits the field's C integer type."""
-    dtype = vg_core.state_dtype()
-    assert dtype.itemsize == vg_core.state_size()
-    codec = fields.FIELDS.struct(dtype)
-    assert set(dtype.names) == {row.c_name for row in fields.FIELDS.fields}
-    for spec in ("vangogh(players=1)", "vangogh(players=5,maxrounds=200)"):
-        r = rules.make_rules(engine.parse_game_string(spec)[1])
-        for row in fields.FIELDS.state:
-            lo, hi = row.value.limits(r)
-            c_lo, c_hi = codec.limits(row)
-            assert c_lo <= min(lo, row.empty) and max(hi, row.empty) <= c_hi, (row.ref, spec)
+    check_table_and_struct(vg_core, fields.FIELDS, rules.make_rules,
+                           ("vangogh(players=1)", "vangogh(players=5,maxrounds=200)"))
 
 
 @pytest.mark.parametrize("name, shape, complaint", [
