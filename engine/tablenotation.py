@@ -120,15 +120,22 @@ def _is_game_name(word: str) -> bool:
     return any(e.name == name for e in registered_games())
 
 
+def same_game(game, body: str) -> bool:
+    """Whether the game string `body` names `game`, options included. Raises
+    GameSpecError or StateFormatError (KeyError for an unknown option) when
+    `body` is no game string."""
+    from easel.engine.registry import split_game_string
+    entry, pairs = split_game_string(body)
+    params = dict(game.params)
+    for key, value in pairs:
+        params[key] = entry.options[key].parse(entry.name, key, value)
+    return entry.name == game.name and params == game.params
+
+
 def check_header(game, body: str, no: int, refusals: Refusals) -> None:
     """The first line may be the game string; it must name the game read."""
-    from easel.engine.registry import split_game_string
     try:
-        entry, pairs = split_game_string(body)
-        params = dict(game.params)
-        for key, value in pairs:
-            params[key] = entry.options[key].parse(entry.name, key, value)
-        same = entry.name == game.name and params == game.params
+        same = same_game(game, body)
     except (GameSpecError, StateFormatError) as e:
         refusals.add(f"line {no} (game)", f"{echo(body)} is not a game string ({e})", game.spec)
         return

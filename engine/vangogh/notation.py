@@ -208,14 +208,10 @@ def read(game, text) -> dict:
 
 
 def _check_header(rd, body):
-    from easel.engine.registry import split_game_string
+    from ..tablenotation import same_game
     game = rd.game
     try:
-        entry, pairs = split_game_string(body)
-        params = dict(game.params)
-        for key, value in pairs:
-            params[key] = entry.options[key].parse(entry.name, key, value)
-        same = entry.name == game.name and params == game.params
+        same = same_game(game, body)
     except (GameSpecError, StateFormatError, KeyError) as e:
         rd.add(f"{echo(body)} is not a game string ({echo(e)})", game.spec)
         return
