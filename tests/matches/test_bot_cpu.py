@@ -40,9 +40,9 @@ def test_a_newcomer_is_served_before_a_busy_clients_backlog():
     cpu.release(1, client="A")
     _wait_for(lambda: len(got) == 1)
     assert got == ["B"]
-    for _ in range(4):
+    for i in range(4):
         cpu.release(1, client=got[-1])
-        _wait_for(lambda n=len(got): len(got) == n + 1)
+        _wait_for(lambda: len(got) == i + 2)     # counted before: the grant may come first
     assert got == ["B", "A", "A", "A", "A"]
     assert list(cpu.granted_order) == ["A", "B", "A", "A", "A", "A"]
 
@@ -116,11 +116,18 @@ def test_another_clients_first_bot_move_waits_one_decision_of_each(tmp_path):
 
     fair.add, fair.started = logged_add, logged_started
     try:
+        # The test holds the one thread while the matches are made, so the
+        # queue is known when it lets go: A's four first moves, then B's (a
+        # queue read by polling while the bots play can move on unseen on a
+        # loaded machine).
+        assert mgr.cpu.acquire(1, lambda: False, "X")
         spec = {"kind": "bot", "bot": "mcts(iterations=400)"}
         for _ in range(4):
             mgr.create("connect_four", [spec, spec], "server", False, "A")
-        _wait_for(lambda: fair.waiting >= 3)            # A's moves queue for the thread
+        _wait_for(lambda: fair.waiting == 4)            # A's moves queue for the thread
         mgr.create("connect_four", [spec, {"kind": "client"}], "server", False, "B")
+        _wait_for(lambda: fair.waiting == 5)
+        mgr.cpu.release(1, client="X")
         _wait_for(lambda: ("grant", "B") in log)
         asked = log.index(("wait", "B"))
         served = log.index(("grant", "B"))
