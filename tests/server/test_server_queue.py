@@ -66,7 +66,6 @@ def test_queue_round_robin_between_busy_clients():
     got = []
     for client in ["A"] * 3 + ["B"] * 3:
         _waiter(q, client, got)
-        _wait_for(lambda n=len(got): True)
     _wait_for(lambda: q.waiting() == 6)
     order = []
     current = running
