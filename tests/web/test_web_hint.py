@@ -10,7 +10,7 @@ import urllib.parse
 
 import pytest
 
-from conftest import assert_clean, serve
+from web_helpers import assert_clean, serve
 
 # Connect Four, o to move after x made an open three (x4 o4 x3 o3 x5): every
 # move loses, so the leading moves are never told apart and the search runs

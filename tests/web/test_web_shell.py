@@ -11,7 +11,7 @@ import urllib.parse
 
 import pytest
 
-from conftest import assert_clean, serve
+from web_helpers import assert_clean, serve
 
 
 def open_setup(page, served, spec):
