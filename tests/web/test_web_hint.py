@@ -81,6 +81,21 @@ def test_a_hint_on_pig_settles_at_the_default_budget(page, served):
     assert_clean(page, served)
 
 
+def test_a_hint_by_the_keyboard(page, slow):
+    """Enter on Hint, Space on the second turn, Enter on Stop: real buttons."""
+    set_up(page, slow.url, "connect_four", LOST)
+    page.focus("button.ask")
+    page.keyboard.press("Enter")
+    page.locator(".candidate").nth(1).wait_for()
+    page.focus(".candidate:nth-child(2) button")
+    page.keyboard.press("Space")
+    page.wait_for_selector(".candidate:nth-child(2).chosen")
+    page.focus("button.stop")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".hint[data-state='stopped']")
+    assert_clean(page, slow)
+
+
 def test_hints_work_with_a_bearer_token(browser, tmp_path):
     (tmp_path / "token").write_text("s3cret\n")
     with serve("--auth-token-file", str(tmp_path / "token")) as s:
