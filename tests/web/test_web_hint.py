@@ -1,9 +1,9 @@
 """The hint panel in Chromium on a real `easel serve`, on games without a
 module of their own (the generic table): a hint streams ranked whole turns
 (win %, visits) with a progress bar, draws the chosen turn on the table,
-stops on Stop keeping the last ranking, and says readably when it fails;
-the page asks nothing of another origin and logs no error; desktop and
-phone screenshots."""
+stops on Stop keeping the last ranking, works by the keyboard, and says
+readably when it fails; the page asks nothing of another origin and logs
+no error; desktop and phone screenshots."""
 from __future__ import annotations
 
 import urllib.parse
@@ -94,21 +94,6 @@ def test_a_hint_by_the_keyboard(page, slow):
     page.keyboard.press("Enter")
     page.wait_for_selector(".hint[data-state='stopped']")
     assert_clean(page, slow)
-
-
-def test_hints_work_with_a_bearer_token(browser, tmp_path):
-    (tmp_path / "token").write_text("s3cret\n")
-    with serve("--auth-token-file", str(tmp_path / "token")) as s:
-        context = browser.new_context()
-        page = context.new_page()
-        page.goto(s.url + "/")
-        page.fill("#token", "s3cret")
-        page.click("#token-form button")
-        page.wait_for_selector("#games li")
-        set_up(page, s.url, "connect_four", ["x4", "o4"])
-        page.click("button.ask")
-        page.locator(".candidate").first.wait_for()
-        context.close()
 
 
 def test_a_failed_hint_says_why(browser):

@@ -3,7 +3,8 @@ the chooser lists every game with every player count (solo included); the
 router opens the set-up view; a refused notation shows each refusal beside
 the line it names; the table and the text follow each other; a game
 without a notation is set up by its steps; a bearer token is asked for and
-used; nothing is asked of another origin and nothing is logged as an error."""
+used (a hint too); nothing is asked of another origin and nothing is logged
+as an error."""
 from __future__ import annotations
 
 import re
@@ -123,4 +124,8 @@ def test_the_page_asks_for_a_token_and_then_works(browser, tmp_path):
         page.wait_for_selector("#notation-text")
         page.wait_for_selector(".next-steps button")
         assert page.locator("#token-form").count() == 0
+        page.fill("#notation-text", "x4\no4\n")              # and a hint streams with it
+        page.wait_for_selector(".setup[data-synced='true'] button.ask:not([disabled])")
+        page.click("button.ask")
+        page.locator(".candidate").first.wait_for()
         context.close()
