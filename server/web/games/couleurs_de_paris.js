@@ -5,12 +5,9 @@
 // on the way to the one on the table are refused, and the picture must follow every click),
 // and from the last position that loaded for what only the engine knows: the wheel order, the
 // usable spaces of the lower board, each painting's colours, the derived parts.
-import { h } from "../vendor/preact.js";
 import { useState } from "../vendor/hooks.js";
-import htm from "../vendor/htm.js";
+import { html } from "../html.js";
 import { setLine } from "../notation.js";
-
-const html = htm.bind(h);
 
 const COLOURS = ["red", "orange", "yellow", "green", "blue", "violet", "white", "black"];
 // The notation's letters (ENCODING.md): colour is never the only cue, every swatch has one.
@@ -433,7 +430,7 @@ function PlayerPanel({ m, p, open, marks, anchors, y0, current }) {
   const pl = m.players[p];
   const P = p + 1;
   const out = [];
-  const hh = 196;
+  const hh = 206;
   out.push(html`<rect x="2" y=${y0} width=${W - 4} height=${hh} rx="6" class=${"cdp-panel" + (current ? " cdp-current" : "")} />`);
   out.push(html`<${Assistant} p=${p} lying=${false} x=${8} y=${y0 + 5} />`);
   const extra = [m.first === P ? "1st player token" : null,
@@ -470,11 +467,10 @@ function PlayerPanel({ m, p, open, marks, anchors, y0, current }) {
   </${Part}>`);
   // assistants placed
   const ay = ty + 28;
-  const placed = [...pl.standing.map((s) => `${s} (standing)`), ...pl.lying.map((s) => `${s} (lying)`)];
-  out.push(html`<text class="cdp-small" x="8" y=${ay + 10}>${placed.length ? "Assistants: " + placed.join(", ")
-    : "No assistant on the board"}</text>`);
+  out.push(html`<text class="cdp-small" x="8" y=${ay + 8}>Standing: ${pl.standing.join(", ") || "none"}</text>
+    <text class="cdp-small" x="8" y=${ay + 21}>Lying: ${pl.lying.join(", ") || "none"}</text>`);
   // paintings
-  const gy = ay + 18, s = 18, cw = 3 * s + 10;
+  const gy = ay + 28, s = 18, cw = 3 * s + 10;
   pl.paintings.forEach((pv, k) => {
     const x = 6 + k * (cw + 4);
     if (x + cw > W) return;
@@ -558,7 +554,7 @@ function CardChoice({ m, keep, set, none = "empty (-)" }) {
   </div>`;
 }
 
-function Picker({ part, m, write, marks, close }) {
+function Picker({ part, m, write, setup, marks, close }) {
   const P = part.p !== undefined ? part.p + 1 : null;
   const pl = P ? m.players[part.p] : null;
   let title = "", body = null, keys = [];
@@ -654,8 +650,14 @@ function Picker({ part, m, write, marks, close }) {
     case "painting": {
       const pv = pl.paintings[part.k];
       title = `Player ${P} painting ${part.k + 1}`; keys = [`player ${P} painting`];
-      const put = (card, fill) => write(`painting ${part.k + 1}`,
-        card === null ? null : `#${card}: ${fill}`, P);
+      // A painting's line is keyed by the card as written ("painting #6: r..w....."): a
+      // change of card removes the old line and writes the new one.
+      const put = (card, fill) => {
+        let t = setup.notation;
+        if (pv && pv.card !== card) t = setLine(t, `painting ${pv.name}`, null, P);
+        if (card !== null) t = setLine(t, `painting #${card}`, `: ${fill}`, P);
+        setup.setNotation(t);
+      };
       if (!pv) {
         body = html`<p>Which painting did player ${P} take?</p>
           <${CardChoice} m=${m} keep=${null} none=${null} set=${(c) => put(c, ".........")} />`;
@@ -727,7 +729,7 @@ function Table({ info, setup, refusals, turn }) {
         aria-label=${`Couleurs de Paris, ${m.n} players, round ${m.round}`}>
       ${header}${board}${easels}${panels}${steps}
     </svg>
-    ${part ? html`<${Picker} part=${part} m=${m} write=${write} marks=${marks} close=${() => setPart(null)} />` : null}
+    ${part ? html`<${Picker} part=${part} m=${m} write=${write} setup=${setup} marks=${marks} close=${() => setPart(null)} />` : null}
     ${turn && turn.length ? html`<ol class="cdp-steps">${turn.map((s) => html`<li>${s.text}</li>`)}</ol>` : null}
     ${marks.size ? html`<ul class="cdp-refusals" aria-label="refusals">${[...marks.entries()].map(([k, msgs]) =>
       html`<li data-field=${k}><strong>${k}</strong>: ${[...new Set(msgs)].join(" ")}</li>`)}</ul>` : null}
@@ -843,4 +845,4 @@ player 4
 `,
 };
 
-export default { name: "couleurs_de_paris", Table, derived, samples };
+export default { name: "couleurs_de_paris", Table, derived, samples, css: "couleurs_de_paris.css" };
