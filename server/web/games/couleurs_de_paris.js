@@ -221,10 +221,13 @@ function refusalParts(refusals, m) {
   return out;
 }
 
-// A part is marked when a refusal names it or a wider field that holds it.
+// A part is marked when a refusal names it, a wider field that holds it ("player 2") or a
+// narrower one within it ("player 2 pigments white").
 function messagesFor(parts, key) {
   const out = [];
-  for (const [k, msgs] of parts) if (key === k || key.startsWith(k + " ")) out.push(...msgs);
+  for (const [k, msgs] of parts) {
+    if (key === k || key.startsWith(k + " ") || k.startsWith(key + " ")) out.push(...msgs);
+  }
   return out;
 }
 
@@ -605,6 +608,18 @@ function Picker({ part, m, write, setup, marks, close }) {
       body = html`<${CardChoice} m=${m} keep=${m.easels[part.e]} set=${put} />`;
       break;
     }
+    case "removed": {
+      title = "Paintings out of the game"; keys = ["removed"];
+      const put = (c) => {
+        const next = m.removed.includes(c) ? m.removed.filter((x) => x !== c) : [...m.removed, c];
+        write("removed", next.length ? next.map((x) => `#${x}`).join("; ") : null);
+      };
+      body = html`<p>Click a card to put it out of the game or back.</p>
+        <div class="cdp-cards">${[...new Set([...m.removed, ...freeCards(m)])].sort((a, b) => a - b)
+          .map((c) => html`<button type="button" aria-pressed=${m.removed.includes(c)}
+            class=${m.removed.includes(c) ? "cdp-on" : ""} onClick=${() => put(c)}>${cardLabel(c)}</button>`)}</div>`;
+      break;
+    }
     case "space": {
       title = `Assistants at ${part.where}`;
       keys = m.players.flatMap((_, p) => [`player ${p + 1} standing`, `player ${p + 1} lying`]);
@@ -717,7 +732,13 @@ function Table({ info, setup, refusals, turn }) {
   const board = Board({ m, open, marks, anchors });
   const easelY = 400;
   const easels = Easels({ m, open, marks, anchors, y0: easelY + 16 });
-  let y = easelY + 16 + 96 + 10;
+  const ry = easelY + 16 + 96 + 4;
+  const removed = html`<${Part} id="removed" label=${`out of the game: ${m.removed.map(cardLabel).join(", ") || "none"}`}
+      x=${4} y=${ry} w=${W - 8} hgt=${20} open=${open && (() => open({ kind: "removed" }))}
+      marks=${messagesFor(marks, "removed")}>
+    <text class="cdp-small" x=${10} y=${ry + 14}>Out of the game: ${m.removed.map(cardLabel).join(", ") || "none"}</text>
+  </${Part}>`;
+  let y = ry + 26;
   const panels = m.players.map((_, p) => {
     const r = PlayerPanel({ m, p, open, marks, anchors, y0: y, current: cur === p });
     y += r.height + 6;
@@ -727,7 +748,7 @@ function Table({ info, setup, refusals, turn }) {
   return html`<div class="cdp-table">
     <svg viewBox=${`0 0 ${W} ${y}`} class="cdp-svg" role="group"
         aria-label=${`Couleurs de Paris, ${m.n} players, round ${m.round}`}>
-      ${header}${board}${easels}${panels}${steps}
+      ${header}${board}${easels}${removed}${panels}${steps}
     </svg>
     ${part ? html`<${Picker} part=${part} m=${m} write=${write} setup=${setup} marks=${marks} close=${() => setPart(null)} />` : null}
     ${turn && turn.length ? html`<ol class="cdp-steps">${turn.map((s) => html`<li>${s.text}</li>`)}</ol>` : null}
