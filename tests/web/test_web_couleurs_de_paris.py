@@ -59,6 +59,8 @@ class Clicks:
         self.page, self.count = page, 0
 
     def settle(self):
+        # past the view's debounce (READ_DELAY_MS, 150 ms), then until the text is read
+        self.page.wait_for_timeout(250)
         self.page.wait_for_function(
             "() => !document.querySelector('.reading')", timeout=20_000)
 
@@ -145,6 +147,7 @@ def set_up(c: Clicks, sample: str):
                     c.click(f'.cdp-picker button[data-space="{j + 1}"]')
                     if f == "w":
                         c.click(f'.cdp-picker button[data-space="{j + 1}"]')
+                c.settle()      # a position that loads brings the colours: lists become buttons
 
 
 def shortest(sample: str) -> str:
@@ -198,14 +201,16 @@ def test_the_sample_is_set_up_by_clicks_and_a_hint_is_drawn(players, page, serve
     page.click("section.hint button.ask")
     page.wait_for_selector("ol.candidates li.candidate", timeout=30_000)
     page.wait_for_selector("svg.cdp-svg g.cdp-step[data-step='1']", timeout=30_000)
+    if page.locator("section.hint button.stop:enabled").count():
+        page.click("section.hint button.stop")      # the ranking stops refining: compare it
+    page.wait_for_selector("section.hint:not([data-state='running'])")
+    page.wait_for_timeout(100)
     steps = page.locator("ol.cdp-steps li").all_inner_texts()
-    best = page.locator("ol.candidates li.candidate .turn-text").first.inner_text()
+    best = page.locator("ol.candidates li.candidate.chosen .turn-text").inner_text()
     assert steps and steps[0] in best, (steps, best)
     target = page.locator("svg.cdp-svg g.cdp-step").first.get_attribute("data-target")
     assert page.locator(f'[data-part="{target}"]').count() or \
         page.locator(f'[data-part^="{target.rsplit(" ", 1)[0]}"]').count(), target
-    page.click("section.hint button.stop") if page.locator(
-        "section.hint button.stop:enabled").count() else None
     shot(page, f"web-{GAME}-hint-desktop.png" if players == 2 else
          f"web-{GAME}-hint-{players}p-desktop.png")
     assert_clean(page, served)
@@ -226,7 +231,7 @@ def test_a_refused_position_marks_the_part_it_names(page, served, shot):
     assert marked.count() >= 1
     names = marked.evaluate_all("els => els.map(e => e.dataset.part)")
     assert "player 2 pigments" in names, names
-    title = page.locator('svg.cdp-svg g.cdp-bad[data-part="player 2 pigments"] > title').inner_text()
+    title = page.locator('svg.cdp-svg g.cdp-bad[data-part="player 2 pigments"] > title').text_content()
     assert "white" in title, title
     shot(page, f"web-{GAME}-refused-desktop.png")
 
