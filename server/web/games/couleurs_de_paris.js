@@ -316,7 +316,7 @@ function spaceMarks(m, marks, words) {
 }
 
 function Board({ m, open, marks, anchors }) {
-  const cx = W / 2, cy = 215, R = 148, bw = 74, bh = 50;
+  const cx = W / 2, cy = 232, R = 148, bw = 74, bh = 50;
   const boxes = m.lower.map((lv) => {
     const th = (lv.q * 36 * Math.PI) / 180;
     const x = cx + R * Math.sin(th) - bw / 2, y = cy - R * Math.cos(th) - bh / 2;
@@ -730,7 +730,7 @@ function Table({ info, setup, refusals, turn }) {
   const cur = info.currentPlayer ?? info.state.current_player;
   const header = Header({ m, open, marks, anchors });
   const board = Board({ m, open, marks, anchors });
-  const easelY = 400;
+  const easelY = 414;
   const easels = Easels({ m, open, marks, anchors, y0: easelY + 16 });
   const ry = easelY + 16 + 96 + 4;
   const removed = html`<${Part} id="removed" label=${`out of the game: ${m.removed.map(cardLabel).join(", ") || "none"}`}
@@ -752,8 +752,8 @@ function Table({ info, setup, refusals, turn }) {
     </svg>
     ${part ? html`<${Picker} part=${part} m=${m} write=${write} setup=${setup} marks=${marks} close=${() => setPart(null)} />` : null}
     ${turn && turn.length ? html`<ol class="cdp-steps">${turn.map((s) => html`<li>${s.text}</li>`)}</ol>` : null}
-    ${marks.size ? html`<ul class="cdp-refusals" aria-label="refusals">${[...marks.entries()].map(([k, msgs]) =>
-      html`<li data-field=${k}><strong>${k}</strong>: ${[...new Set(msgs)].join(" ")}</li>`)}</ul>` : null}
+    ${refusals && refusals.length ? html`<ul class="cdp-refusals" aria-label="what the table refuses">
+      ${refusals.map((r) => html`<li data-field=${r.field || ""}>${r.field ? html`<strong>${r.field}</strong>: ` : null}${r.message}</li>`)}</ul>` : null}
   </div>`;
 }
 
