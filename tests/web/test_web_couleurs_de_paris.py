@@ -101,6 +101,18 @@ def set_up(c: Clicks, sample: str):
     if top.get("rotation", "0") != "0":
         c.part("rotation")
         c.choose("rotation", top["rotation"])
+    if "pending" in top:           # a step under way: only its keys that are not derived
+        c.part("pending")
+        for key, value in re.findall(r"(\w+)=(\S+)", top["pending"]):
+            if key in ("tool", "pay_min"):
+                c.choose(f"pending {key}", value)
+            elif key == "keep":
+                for p, x in enumerate(value.split(",")):
+                    if x != "-":
+                        c.page.select_option(f'.cdp-picker select[aria-label="keep player {p + 1}"]', x)
+                        c.count += 1
+            else:
+                c.press(f"{key} plus one", int(value))
     for e, name in enumerate(top.get("easels", "").split(";")):
         if name.strip() not in ("", "-"):
             c.part(f"easel {e + 1}")
@@ -219,6 +231,44 @@ def test_the_sample_is_set_up_by_clicks_and_a_hint_is_drawn(players, page, serve
     shot(page, f"web-{GAME}-hint-desktop.png" if players == 2 else
          f"web-{GAME}-hint-{players}p-desktop.png")
     assert_clean(page, served)
+
+
+# Mid-turn (reached in play: round 3, player 1 painting with one pigment painted so far): the
+# step under way is the `pending` line, clicked like any other part.
+MID_TURN = """couleurs_de_paris
+round 3
+phase paint player 1
+first player 1
+rotation 2
+easels #24; #20; #18
+pending painted=1
+player 1
+  pigments red 1 yellow 1 white 4
+  tools brush 2
+  standing acquire red; improve a tool
+  lying paint
+  painting #6: .........
+  painting #30: .b.......
+player 2
+  pigments red 1 yellow 1 blue 1 white 9
+  standing mix orange; improve a tool; acquire white
+  painting #25: .........
+"""
+
+
+def test_a_step_under_way_is_set_up_by_clicks(page, served):
+    assert shortest(MID_TURN) == MID_TURN
+    open_setup(page, served, GAME)
+    c = Clicks(page)
+    set_up(c, MID_TURN)
+    c.settle()
+    page.wait_for_function("() => !document.querySelector('#refusals .refusal')", timeout=20_000)
+    if page.locator("button:has-text('Write it the shortest way')").count():
+        c.click("button:has-text('Write it the shortest way')")
+        c.settle()
+    assert notation(page) == MID_TURN
+    label = page.get_attribute('[data-part="pending"]', "aria-label")
+    assert label == "a step under way: painted=1", label
 
 
 def test_a_refused_position_marks_the_part_it_names(page, served, shot):

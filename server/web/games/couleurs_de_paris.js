@@ -185,6 +185,8 @@ function model(info, text) {
     decider: phaseWords[1] === "player" ? Number(phaseWords[2]) : null,
     first: pm ? Number(pm[1]) : (st.first_player ?? 0) + 1,
     firstWritten: !!pm, rotation,
+    pending: Object.fromEntries([...(t.top.pending || "").matchAll(/(\w+)\s*=\s*(\S+)/g)]
+      .map(([, k, v]) => [k.toLowerCase(), v.toLowerCase()])),
     claimFirst: Number((/first\s+player\s+(\d+)/.exec(claims) || [])[1]) || null,
     claimRotate: Number((/rotate\s+player\s+(\d+)/.exec(claims) || [])[1]) || null,
     // the lower board: position q faces wheel[(q - rotation) mod 10]; its spaces are fixed
@@ -255,13 +257,16 @@ function stepTarget(step, m, cur) {
 
 // -- drawing --------------------------------------------------------------------------------
 
+let OPEN_PART = null;         // the part whose picker is open (drawn highlighted)
+
 function Part({ id, label, x, y, w, hgt, open, marks, children, rx = 4 }) {
   const clickable = !!open;
   const onKey = (e) => {
     if (e.key === "Enter" || e.key === " ") { e.preventDefault(); open(); }
   };
   const bad = marks && marks.length;
-  return html`<g class=${"cdp-part" + (clickable ? " cdp-click" : "") + (bad ? " cdp-bad" : "")}
+  return html`<g class=${"cdp-part" + (clickable ? " cdp-click" : "") + (bad ? " cdp-bad" : "")
+      + (OPEN_PART === id ? " cdp-open" : "")} aria-expanded=${clickable ? OPEN_PART === id : null}
       data-part=${id} role=${clickable ? "button" : null} tabindex=${clickable ? 0 : null}
       aria-label=${label} onClick=${clickable ? open : null} onKeyDown=${clickable ? onKey : null}>
     <title>${label}${bad ? " — " + marks.join(" ") : ""}</title>
@@ -375,9 +380,15 @@ function Header({ m, open, marks, anchors }) {
   const claim = [m.claimFirst && `1st player token: player ${m.claimFirst}`,
     m.claimRotate && `rotate: player ${m.claimRotate}`].filter(Boolean).join(" · ");
   out.push(html`<${Part} id="claims" label=${"claims: " + (claim || "none")} x=${4} y=${32}
-      w=${W - 8} hgt=${20} open=${open && (() => open({ kind: "claims" }))}
+      w=${W / 2 - 6} hgt=${20} open=${open && (() => open({ kind: "claims" }))}
       marks=${messagesFor(marks, "claims")}>
-    <text class="cdp-small" x=${10} y=${46}>Claims (phase 3): ${claim || "none"}</text>
+    <text class="cdp-small" x=${10} y=${46}>Claims: ${claim || "none"}</text>
+  </${Part}>`);
+  const pend = Object.entries(m.pending).map(([k, v]) => `${k}=${v}`).join(" ");
+  out.push(html`<${Part} id="pending" label=${"a step under way: " + (pend || "none")} x=${W / 2 + 2}
+      y=${32} w=${W / 2 - 6} hgt=${20} open=${open && (() => open({ kind: "pending" }))}
+      marks=${messagesFor(marks, "pending")}>
+    <text class="cdp-small" x=${W / 2 + 8} y=${46}>Under way: ${pend || "none"}</text>
   </${Part}>`);
   return out;
 }
@@ -608,6 +619,35 @@ function Picker({ part, m, write, setup, marks, close }) {
       body = html`<${CardChoice} m=${m} keep=${m.easels[part.e]} set=${put} />`;
       break;
     }
+    case "pending": {
+      // Only what is under way mid-turn and not derived (ENCODING.md "pending"); a key left
+      // out takes its derived value.
+      title = "A step under way (pending)"; keys = ["pending"];
+      const put = (k, v) => {
+        const next = { ...m.pending };
+        if (v === null) delete next[k]; else next[k] = String(v);
+        write("pending", Object.entries(next).map(([a, b]) => `${a}=${b}`).join(" ") || null);
+      };
+      const row = (k, control) => html`<div data-key=${k}><span class="cdp-clabel">${k}</span> ${control}
+        ${k in m.pending ? html`<button type="button" aria-label=${`${k}: not written`}
+          onClick=${() => put(k, null)}>not written</button>` : html`<small> (derived)</small>`}</div>`;
+      const num = (k, max) => row(k, html`<${Counter} label=${k} value=${Number(m.pending[k] || 0)}
+        max=${max} set=${(v) => put(k, v)} />`);
+      const keep = (m.pending.keep || Array(m.n).fill("-").join(",")).split(",");
+      body = html`
+        ${row("tool", html`<${Choice} label="pending tool" options=${TOOLS.map((t) => [t, t])}
+          value=${m.pending.tool} set=${(v) => put("tool", v)} />`)}
+        ${num("pay_left", 2)}
+        ${row("pay_min", html`<${Choice} label="pending pay_min" options=${COLOURS.slice(0, 7).map((c) => [c, c])}
+          value=${m.pending.pay_min} set=${(v) => put("pay_min", v)} />`)}
+        ${num("painted", 20)}${num("paint_left", 20)}${num("seat_k", m.n - 1)}
+        ${row("keep", html`<span>${keep.map((x, p) => html`<label> player ${p + 1}
+          <select aria-label=${`keep player ${p + 1}`} value=${x} onChange=${(e) => {
+            const ks = keep.slice(); ks[p] = e.target.value; put("keep", ks.join(","));
+          }}>${["-", ...Array.from({ length: 10 }, (_, i) => String(i + 1))].map((o) =>
+            html`<option value=${o}>${o === "-" ? "none" : `position ${o}`}</option>`)}</select></label>`)}</span>`)}`;
+      break;
+    }
     case "removed": {
       title = "Paintings out of the game"; keys = ["removed"];
       const put = (c) => {
@@ -715,6 +755,19 @@ function Picker({ part, m, write, setup, marks, close }) {
 
 // -- the table ------------------------------------------------------------------------------
 
+// The table part a picker edits (its data-part), drawn highlighted while the picker is open.
+function partId(part, m) {
+  const P = part.p + 1;
+  switch (part.kind) {
+    case "easel": return `easel ${part.e + 1}`;
+    case "space": return `space ${part.where}`;
+    case "pigments": case "tools": return `player ${P} ${part.kind}`;
+    case "painting": return part.k < m.players[part.p].paintings.length
+      ? `player ${P} painting ${part.k + 1}` : `player ${P} painting add`;
+    default: return part.kind;
+  }
+}
+
 function Table({ info, setup, refusals, turn }) {
   const [part, setPart] = useState(null);
   if (!info || !info.state) return html`<p>No position.</p>`;
@@ -723,6 +776,7 @@ function Table({ info, setup, refusals, turn }) {
   const m = model(info, text);
   const marks = refusalParts(refusals, m);
   const open = setup ? (p) => setPart(p) : null;
+  OPEN_PART = part && setup ? partId(part, m) : null;
   const write = (keyword, value, section = null) => {
     setup.setNotation(setLine(setup.notation, keyword, value === null ? null : String(value), section));
   };
