@@ -444,7 +444,10 @@ function PlayerPanel({ m, p, open, marks, anchors, y0, current }) {
   const pl = m.players[p];
   const P = p + 1;
   const out = [];
-  const hh = 206;
+  // paintings, four a row (a player keeps the finished ones): the panel grows by rows
+  const s = 22, cw = 3 * s + 10, ch = 3 * s + 22, perRow = Math.floor((W - 6) / (cw + 4));
+  const rows = Math.max(1, Math.ceil((pl.paintings.length + (open ? 1 : 0)) / perRow));
+  const hh = 116 + rows * (ch + 4);
   out.push(html`<rect x="2" y=${y0} width=${W - 4} height=${hh} rx="6" class=${"cdp-panel" + (current ? " cdp-current" : "")} />`);
   out.push(html`<${Assistant} p=${p} lying=${false} x=${8} y=${y0 + 5} />`);
   const extra = [m.first === P ? "1st player token" : null,
@@ -484,30 +487,30 @@ function PlayerPanel({ m, p, open, marks, anchors, y0, current }) {
   out.push(html`<text class="cdp-small" x="8" y=${ay + 8}>Standing: ${pl.standing.join(", ") || "none"}</text>
     <text class="cdp-small" x="8" y=${ay + 21}>Lying: ${pl.lying.join(", ") || "none"}</text>`);
   // paintings
-  const gy = ay + 28, s = 18, cw = 3 * s + 10;
+  const gy0 = ay + 28;
+  const at = (k) => [6 + (k % perRow) * (cw + 4), gy0 + Math.floor(k / perRow) * (ch + 4)];
   pl.paintings.forEach((pv, k) => {
-    const x = 6 + k * (cw + 4);
-    if (x + cw > W) return;
+    const [x, gy] = at(k);
     const key = `player ${P} card ${pv.card}`;
-    anchors[key] = { x, y: gy, w: cw, h: 3 * s + 22 };
+    anchors[key] = { x, y: gy, w: cw, h: ch };
     for (let j = 0; j < 9; j++) {
       anchors[`${key} ${j + 1}`] = { x: x + 5 + (j % 3) * s, y: gy + 16 + Math.floor(j / 3) * s, w: s, h: s };
     }
     const done = !pv.fill.includes(".");
     out.push(html`<${Part} id=${`player ${P} painting ${k + 1}`}
         label=${`player ${P} painting ${k + 1}: ${pv.card === null ? pv.name : cardLabel(pv.card)}${done ? ", finished" : ""}`}
-        x=${x} y=${gy} w=${cw} hgt=${3 * s + 22} open=${open && (() => open({ kind: "painting", p, k }))}
+        x=${x} y=${gy} w=${cw} hgt=${ch} open=${open && (() => open({ kind: "painting", p, k }))}
         marks=${messagesFor(marks, `player ${P} painting`)}>
       <text class="cdp-small" x=${x + 4} y=${gy + 12}>${pv.card === null ? pv.name : cardLabel(pv.card)}${done ? " ✓" : ""}</text>
       <${CardGrid} id=${pv.card} fill=${pv.fill} x=${x + 5} y=${gy + 16} s=${s} />
     </${Part}>`);
   });
-  const ax = 6 + pl.paintings.length * (cw + 4);
-  if (open && ax + 40 <= W) {
+  const [ax, gy] = at(pl.paintings.length);
+  if (open) {
     out.push(html`<${Part} id=${`player ${P} painting add`} label=${`player ${P}: add a painting`}
-        x=${ax} y=${gy} w=${40} hgt=${3 * s + 22} open=${() => open({ kind: "painting", p, k: pl.paintings.length })}>
-      <text class="cdp-head" x=${ax + 20} y=${gy + 40} text-anchor="middle">+</text>
-      <text class="cdp-tiny" x=${ax + 20} y=${gy + 56} text-anchor="middle">painting</text>
+        x=${ax} y=${gy} w=${cw} hgt=${ch} open=${() => open({ kind: "painting", p, k: pl.paintings.length })}>
+      <text class="cdp-head" x=${ax + cw / 2} y=${gy + 44} text-anchor="middle">+</text>
+      <text class="cdp-tiny" x=${ax + cw / 2} y=${gy + 60} text-anchor="middle">painting</text>
     </${Part}>`);
   }
   if (!pl.paintings.length && !open) {
