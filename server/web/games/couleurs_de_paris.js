@@ -245,10 +245,13 @@ function stepTarget(step, m, cur) {
   if (/^bonus:/.test(t)) return `player ${p} tools`;
   if ((r = /^(?:pay|discard) (\w+)$/.exec(t))) return `player ${p} pigments ${r[1]}`;
   if ((r = /^take .* from easel (\d+)$/.exec(t))) return `easel ${r[1]}`;
-  if ((r = /^paint (\w+) on painting (\d+), space (\d+)$/.exec(t)))
-    return `player ${p} card ${r[2]} ${r[3]}`;
+  if ((r = /^paint (\w+) on painting (.+), space (\d+)$/.exec(t))) {
+    // the card by its id (as the action texts write it) or, with real data, its title
+    const id = /^#?\d+$/.test(r[2]) ? Number(r[2].replace("#", "")) : cardId(r[2], CARDS);
+    return `player ${p} card ${id} ${r[3]}`;
+  }
   if (/^rotate the board/.test(t)) return "rotation";
-  if ((r = /^turn up painting (\d+)$/.exec(t))) {
+  if ((r = /^turn up painting (.+)$/.exec(t))) {
     const e = m.easels.indexOf(null);
     return e >= 0 ? `easel ${e + 1}` : null;
   }
