@@ -18,7 +18,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from conftest import assert_clean
+from web_helpers import assert_clean
 from easel.engine.registry import load_game
 
 GAME = "couleurs_de_paris"
