@@ -5,6 +5,16 @@
 // on the way to the one on the table are refused, and the picture must follow every click),
 // and from the last position that loaded for what only the engine knows: the wheel order, the
 // usable spaces of the lower board, each painting's colours, the derived parts.
+//
+// The parts (data-part, each a keyboard button) and the line each picker writes: "round",
+// "phase", "first", "rotation", "claims", "pending" (table lines); "easel N" (easels),
+// "removed"; "space <action>" for the ten lower-board positions and the four centre spaces
+// (every player's standing and lying lines, by the action the space faces); per player
+// "player P pigments", "player P tools" (tools and bonus), "player P painting K" and
+// "player P painting add" (that player's `painting #id: fill` lines).
+// The JSON view names the colours only of the paintings a player holds: a card on an easel is
+// shown by its printed id, and a held card's spaces are chosen from a list until a position
+// holding it has loaded.
 import { useState } from "../vendor/hooks.js";
 import { html } from "../html.js";
 import { setLine } from "../notation.js";
