@@ -6,12 +6,16 @@
 // mark (?!, ?, ??), so colour is never the only cue. A point is a button: a
 // click, Enter or Space goes to that turn.
 import { h } from "../vendor/preact.js";
+import { useState, useEffect } from "../vendor/hooks.js";
 import htm from "../vendor/htm.js";
 
 const html = htm.bind(h);
 
-// SVG user units; the drawing scales to the page's width.
-const WIDTH = 640, HEIGHT = 240;
+// SVG user units; the drawing scales to the page's width. A phone gets a
+// narrower drawing, so that its labels keep their size (as the review
+// page's narrow rendition, search/review_page.py).
+const WIDE = [640, 240], NARROW = [360, 220];
+const PHONE = "(max-width: 600px)";
 const LEFT = 44, RIGHT = 12, TOP = 12, BOTTOM = 40;
 const COLOURS = ["#1f5fa8", "#c0392b", "#23803a", "#7d3c98", "#c26a00", "#6b4c3b"];
 const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4"];
@@ -53,7 +57,20 @@ export function ticks(first, last, want = 8) {
 
 // decisions: ReviewedDecision JSON (camelCase); numPlayers; current: the
 // step index the page shows (its turn is outlined); onPick(decision).
+function useNarrow() {
+  const query = window.matchMedia(PHONE);
+  const [narrow, setNarrow] = useState(query.matches);
+  useEffect(() => {
+    const change = () => setNarrow(query.matches);
+    query.addEventListener("change", change);
+    return () => query.removeEventListener("change", change);
+  }, []);
+  return narrow;
+}
+
 export function WinGraph({ decisions, numPlayers, current = -1, onPick }) {
+  const narrow = useNarrow();
+  const [WIDTH, HEIGHT] = narrow ? NARROW : WIDE;
   const shown = decisions.filter((d) => !d.forced);
   const moves = decisions.map((d) => d.move || 0);
   const first = Math.min(1, ...moves), last = Math.max(first + 1, ...moves);
@@ -65,7 +82,7 @@ export function WinGraph({ decisions, numPlayers, current = -1, onPick }) {
     <line x1=${LEFT} x2=${WIDTH - RIGHT} y1=${y(q)} y2=${y(q)}
       stroke=${q === 0.5 ? "#888" : "#ccc"} stroke-dasharray=${q === 0.5 ? "4 3" : ""} />
     <text x=${LEFT - 6} y=${y(q) + 4} text-anchor="end" font-size="12">${q * 100} %</text>`);
-  const xTicks = ticks(first, last).map((m) => html`
+  const xTicks = ticks(first, last, narrow ? 5 : 8).map((m) => html`
     <line x1=${x(m)} x2=${x(m)} y1=${TOP + hgt} y2=${TOP + hgt + 5} stroke="#666" />
     <text x=${x(m)} y=${TOP + hgt + 17} text-anchor="middle" font-size="12">${m}</text>`);
   const lines = [];

@@ -86,8 +86,8 @@ export function moveNumbers(steps, numPlayers) {
 export function MoveList({ steps, numPlayers, seatName, current = -1, onPick, label }) {
   const turns = layout(steps, numPlayers);
   return html`<ol class="move-list" aria-label=${label || "moves"}>
-    ${turns.map((t) => html`<li key=${t.number} value=${t.number}>
-      <span class="who">${t.player === null ? "chance" : seatName(t.player)}:</span>${" "}
+    ${turns.map((t) => html`<li key=${t.number}>
+      <span class="number">${t.number}.</span>${" "}<span class="who">${t.player === null ? "chance" : seatName(t.player)}:</span>${" "}
       ${steps.slice(t.start, t.end).map((s, k) => {
         const i = t.start + k, text = (s.player ?? 0) < 0 ? `*${s.text}` : s.text;
         const here = i === current - 1;

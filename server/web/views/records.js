@@ -5,6 +5,7 @@
 // checkRecord replays the steps with Engine.ApplyAction and puts the line
 // of the step it refuses before the server's message.
 import { call } from "../api.js";
+import { moveNumbers } from "./moves.js";
 
 export class RecordError extends Error {
   constructor(line, message) {
@@ -115,7 +116,10 @@ function parseEgn(body) {
     }
     if (!cur) throw new RecordError(line, "a game starts with its headers ([Format \"EGN 1\"], [Game \"...\"])");
     if (RESULT.test(s)) { cur.result = s; finish(); return; }
-    if (s.startsWith("{")) { splitSteps(s, line); return; }
+    if (s.startsWith("{")) {
+      if (!/^(\{[^}]*\}\s*)+$/.test(s)) throw new RecordError(line, "a comment line holds {comments} only");
+      return;
+    }
     const m = s.match(MOVE);
     if (!m) {
       throw new RecordError(line, "not a header, a move line (\"3. P1: text; text\") or a result (1-0, 0-1, 1/2-1/2, *)");
@@ -162,15 +166,17 @@ export async function checkRecord(parsed) {
     throw new RecordError(0, where + (error.message || String(error)));
   }
   const applied = answer.appliedSteps || [];
+  const numPlayers = answer.position.numPlayers || 1;
   const steps = applied.map((a, i) => ({
-    id: a.id ?? 0, text: a.text, player: a.player ?? 0, kind: a.kind,
-    line: parsed.steps[i].line, move: parsed.steps[i].move,
+    id: a.id ?? 0, text: a.text, player: a.player ?? 0, kind: a.kind, line: parsed.steps[i].line,
   }));
+  // Numbered as the EGN writer numbers them, as the review's moves are.
+  moveNumbers(steps, numPlayers).forEach((n, i) => { steps[i].move = n; });
   steps.forEach((s, i) => {
     const said = parsed.steps[i].linePlayer;
     if (said !== undefined && said !== null && s.player >= 0 && s.player !== said) {
-      throw new RecordError(s.line, `move ${s.move}: the line is P${said}'s but '${s.text}' is player ${s.player}'s decision`);
+      throw new RecordError(s.line, `move ${parsed.steps[i].move}: the line is P${said}'s but '${s.text}' is player ${s.player}'s decision`);
     }
   });
-  return { game: answer.position.game, steps, numPlayers: answer.position.numPlayers || 1, final: answer.position };
+  return { game: answer.position.game, steps, numPlayers, final: answer.position };
 }

@@ -49,17 +49,19 @@ function DecisionPanel({ d }) {
 }
 
 function Summary({ summary }) {
-  return html`<table class="review-summary">
-    <caption>Each player (thresholds: inaccuracy ${pct(summary.inaccuracyThreshold)},
-      mistake ${pct(summary.mistakeThreshold)}, blunder ${pct(summary.blunderThreshold)};
-      searched with ${summary.bot})</caption>
+  return html`<div class="scroll"><table class="review-summary">
+    <caption>Each player: turns reviewed, accuracy (100: no loss),
+      ?! inaccuracies (a loss from ${pct(summary.inaccuracyThreshold)}), ? mistakes (from ${pct(summary.mistakeThreshold)}),
+      ?? blunders (from ${pct(summary.blunderThreshold)});
+      searched with ${summary.bot}.</caption>
     <thead><tr><th scope="col">player</th><th scope="col">turns</th><th scope="col">accuracy</th>
-      <th scope="col">?! inaccuracies</th><th scope="col">? mistakes</th><th scope="col">?? blunders</th></tr></thead>
+      <th scope="col"><abbr title="inaccuracies">?!</abbr></th><th scope="col"><abbr title="mistakes">?</abbr></th>
+      <th scope="col"><abbr title="blunders">??</abbr></th></tr></thead>
     <tbody>${(summary.players || []).map((p) => html`<tr>
       <th scope="row">player ${(p.player || 0) + 1}</th><td>${p.decisions || 0}</td>
       <td>${(p.accuracy || 0).toFixed(1)}</td><td>${p.inaccuracies || 0}</td>
       <td>${p.mistakes || 0}</td><td>${p.blunders || 0}</td></tr>`)}
-    </tbody></table>`;
+    </tbody></table></div>`;
 }
 
 function Flagged({ decisions, numPlayers, onPick }) {
