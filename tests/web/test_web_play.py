@@ -91,9 +91,13 @@ def test_a_connect_four_match_is_played_to_its_end_against_a_level_1_bot(page, w
         # the filter box takes the shortest start no other move shares and
         # Enter plays the one move it names
         target = texts[len(texts) // 2]
-        page.fill("#move-filter", target)
+        if typed == 0:
+            page.focus("#move-filter")
+        # by keyboard alone: the focus stays in the filter box while the bot moves
+        assert page.evaluate("document.activeElement.id") == "move-filter"
+        page.keyboard.type(target)
         assert page.locator("button.action").all_inner_texts() == [target]
-        page.press("#move-filter", "Enter")
+        page.keyboard.press("Enter")
         typed += 1
         page.wait_for_function(f"() => document.querySelectorAll('.move-list li').length > {before}"
                                " || document.querySelector('.result')")

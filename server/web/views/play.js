@@ -291,8 +291,10 @@ export function MatchView({ matchId }) {
 
   const texts = legal.map((a) => a.text);
   const shown = matching(filter, texts);
+  // The filter box stays while others move (read-only then), so that a
+  // keyboard's focus stays in it from one move to the next.
   function onFilterKey(e) {
-    if (e.key !== "Enter") return;
+    if (e.key !== "Enter" || !token) return;
     e.preventDefault();
     if (shown.length === 1) play(legal[shown[0]]);
     else setError(shown.length ? `${shown.length} moves start so: type more of the one you mean`
@@ -326,17 +328,19 @@ export function MatchView({ matchId }) {
         ${position && html`<${PositionTable} info=${position} turn=${candidate ? tableTurn(candidate.turn) : null} />`}
       </div>
       <div class="match-side">
-        ${token && html`<div class="moves-to-play">
+        ${!end && (token || Object.keys(seatTokens).length > 0 || (kept && kept.tableToken)) && html`<div class="moves-to-play">
           <label for="move-filter">${tableTurnNow ? "The draw" : "Your move"} (type any start, Enter plays it):</label>
           <input id="move-filter" type="text" autocomplete="off" spellcheck=${false} value=${filter}
+            readOnly=${!token} placeholder=${token ? "" : "waiting…"}
             onInput=${(e) => setFilter(e.target.value)} onKeyDown=${onFilterKey}
             aria-describedby="move-count" />
-          <p id="move-count" class="count">${shown.length} of ${legal.length} ${tableTurnNow ? "outcomes" : "moves"}</p>
+          ${token && html`<p id="move-count" class="count">${shown.length} of ${legal.length} ${
+            tableTurnNow ? "outcomes" : "moves"}</p>
           <div class="legal" role="group" aria-label=${tableTurnNow ? "possible draws" : "legal moves"}>
             ${shown.map((i) => html`<button type="button" class="action" disabled=${sending}
               onClick=${() => play(legal[i])}>${legal[i].text}${legal[i].probability
                 ? html` <small>(${(100 * legal[i].probability).toFixed(0)} %)</small>` : ""}</button>`)}
-          </div>
+          </div>`}
         </div>`}
         ${myTurn && match && match.allowHints && html`<div class="match-hint">
           <button type="button" onClick=${askHint} disabled=${hintBusy}>${hintBusy ? "Thinking…" : "Hint"}</button>
