@@ -205,7 +205,7 @@ export function MatchView({ matchId }) {
         ended = true;
         setEnd(ev.end);
         setMatch((m) => (m ? { ...m, status: ev.end.status, result: ev.end.result } : m));
-      } else if (ev.hint && ev.hint.step === stepsRef.current.length) {
+      } else if (ev.hint && (ev.hint.step || 0) === stepsRef.current.length) {
         setHint(ev.hint.analysis);
       }
     };
@@ -219,7 +219,10 @@ export function MatchView({ matchId }) {
           failures = 0;
         } catch (e) {
           if (controller.signal.aborted) return;
-          if (e.code === "not_found") { setError(errorText(e)); return; }
+          if (e.code === "not_found" || e.code === "permission_denied" || e.code === "unauthenticated") {
+            setError(errorText(e));
+            return;
+          }
           if (e.code === "invalid_argument" && stepsRef.current.length) {
             // What this browser kept runs past the match (another server's
             // match of the same id?): start again from the first step.
