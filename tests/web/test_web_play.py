@@ -78,6 +78,16 @@ def steps_of(page):
     return sum(len(line.split(": ", 1)[1].split("; ")) for line in move_lines(page))
 
 
+def play_first_moves(page, times):
+    """Plays the first legal move `times` times, each once the page shows
+    it is this page's move, until the move list shows the step."""
+    for _ in range(times):
+        assert wait_for_turn(page)
+        before = steps_of(page)
+        page.locator("button.action").first.click()
+        page.wait_for_function(f"() => {STEPS_JS} > {before}")
+
+
 def test_a_connect_four_match_is_played_to_its_end_against_a_level_1_bot(page, web_url, tmp_path):
     errors = watch_errors(page)
     match_id = new_match(page, web_url, "connect_four")
@@ -117,11 +127,7 @@ def test_a_connect_four_match_is_played_to_its_end_against_a_level_1_bot(page, w
 
 def test_a_reload_mid_match_goes_on_from_the_event_stream(page, web_url):
     match_id = new_match(page, web_url, "connect_four")
-    for _ in range(2):
-        assert wait_for_turn(page)
-        before = steps_of(page)
-        page.locator("button.action").first.click()
-        page.wait_for_function(f"() => document.querySelectorAll('.move-list li').length >= {before + 2}")
+    play_first_moves(page, 2)
     assert wait_for_turn(page)
     lines = move_lines(page)
     assert len(lines) == 4
@@ -192,11 +198,7 @@ def test_a_hint_ranks_turns_and_resigning_ends_the_match(page, web_url):
 def test_a_painting_game_for_a_few_moves_on_a_phone(phone, web_url, tmp_path):
     errors = watch_errors(phone)
     match_id = new_match(phone, web_url, "vangogh(players=2)")
-    for _ in range(3):
-        assert wait_for_turn(phone)
-        before = steps_of(phone)
-        phone.locator("button.action").first.click()
-        phone.wait_for_function(f"() => {STEPS_JS} > {before}")
+    play_first_moves(phone, 3)
     assert wait_for_turn(phone)
     info = rpc(web_url, "Matches", "GetMatch", {"matchId": match_id})["match"]
     assert steps_of(phone) == info["steps"]
