@@ -203,6 +203,7 @@ def test_a_painting_game_for_a_few_moves_on_a_phone(phone, web_url, tmp_path):
     info = rpc(web_url, "Matches", "GetMatch", {"matchId": match_id})["match"]
     assert steps_of(phone) == info["steps"]
     assert phone.locator(".position-table").count() == 1
+    assert phone.inner_text(".scores").startswith("Scores: seat 1 (you) ")
     # the phone shows the table and the moves without scrolling sideways
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     shot(phone, tmp_path, "vangogh", "play", "phone")

@@ -169,6 +169,7 @@ export function MatchView({ matchId }) {
   const [hint, setHint] = useState(null);
   const [hintBusy, setHintBusy] = useState(false);
   const [picked, setPicked] = useState(0);
+  const [scores, setScores] = useState([]);
   const [resignAsk, setResignAsk] = useState(false);
   const [sending, setSending] = useState(false);
   const stepsRef = useRef(steps);
@@ -184,6 +185,7 @@ export function MatchView({ matchId }) {
     if (keptRef.current) saveMatch(matchId, { ...keptRef.current, steps: next });
     if (ev.turn) setTurn(ev.turn);
     if (ev.position) setPosition(ev.position);
+    if (ev.scores) setScores(ev.scores);
     setHint(null); setPicked(0);
   }
 
@@ -197,6 +199,7 @@ export function MatchView({ matchId }) {
       if (ev.snapshot) {
         const snap = ev.snapshot;
         setMatch(snap.match);
+        if (snap.match.scores) setScores(snap.match.scores);
         if (snap.turn) setTurn(snap.turn);
         if (snap.position) setPosition(snap.position);
       } else if (ev.step) {
@@ -321,6 +324,7 @@ export function MatchView({ matchId }) {
     ${status && html`<p role="status" class="status">${status}</p>`}
     ${!kept && html`<p class="note">This browser holds no seat of this match: you are watching.</p>`}
     <p class="whose" aria-live="polite"><strong>${whose}</strong></p>
+    ${scores.length > 0 && html`<p class="scores">Scores: ${scores.map((v, i) => `${name(i)} ${v}`).join(", ")}</p>`}
     ${end && html`<div class="result" role="status"><p><strong>${resultText(match, kept, end)}</strong>${
       end.result && end.result.detail && end.result.reason !== "END_REASON_GAME_OVER"
         ? ` ${end.result.detail}` : ""}</p>
