@@ -8,19 +8,17 @@ web-<game>-play-<desktop|phone>.png."""
 from __future__ import annotations
 
 import json
-import os
 import urllib.request
 
 import pytest
 
+from conftest import assert_clean
 
 
-def shot(page, tmp_path, game, what, size):
-    folder = os.environ.get("EASEL_SCREENSHOT_DIR") or str(tmp_path)
-    os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, f"web-{game}-{what}-{size}.png")
-    page.screenshot(path=path, full_page=True)
-    return path
+
+@pytest.fixture
+def web_url(served):
+    return served.url + "/"
 
 
 def rpc(base, service, method, request):
@@ -31,14 +29,6 @@ def rpc(base, service, method, request):
                                  headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=30) as r:
         return json.loads(r.read())
-
-
-def watch_errors(page):
-    seen = []
-    page.on("pageerror", lambda e: seen.append(str(e)))
-    page.on("console", lambda m: m.type == "error" and "favicon" not in (m.location or {}).get("url", "")
-            and seen.append(m.text))
-    return seen
 
 
 def new_match(page, web_url, game, seats=None, table=False, hints=True):
@@ -88,8 +78,7 @@ def play_first_moves(page, times):
         page.wait_for_function(f"() => {STEPS_JS} > {before}")
 
 
-def test_a_connect_four_match_is_played_to_its_end_against_a_level_1_bot(page, web_url, tmp_path):
-    errors = watch_errors(page)
+def test_a_connect_four_match_is_played_to_its_end_against_a_level_1_bot(page, web_url, served, shot):
     match_id = new_match(page, web_url, "connect_four")
     assert page.inner_text(".whose") == "Your turn (seat 1 (you))."
     typed = 0
@@ -121,8 +110,8 @@ def test_a_connect_four_match_is_played_to_its_end_against_a_level_1_bot(page, w
     assert any("level(1)" in line for line in move_lines(page))
     assert typed >= 4
     assert page.locator(".position-table").count() == 1
-    shot(page, tmp_path, "connect_four", "play", "desktop")
-    assert not errors, errors
+    shot(page, "web-connect_four-play-desktop.png")
+    assert_clean(page, served)
 
 
 def test_a_reload_mid_match_goes_on_from_the_event_stream(page, web_url):
@@ -195,8 +184,7 @@ def test_a_hint_ranks_turns_and_resigning_ends_the_match(page, web_url):
     assert page.locator("button.action").count() == 0
 
 
-def test_a_painting_game_for_a_few_moves_on_a_phone(phone, web_url, tmp_path):
-    errors = watch_errors(phone)
+def test_a_painting_game_for_a_few_moves_on_a_phone(phone, web_url, served, shot):
     match_id = new_match(phone, web_url, "vangogh(players=2)")
     play_first_moves(phone, 3)
     assert wait_for_turn(phone)
@@ -206,5 +194,5 @@ def test_a_painting_game_for_a_few_moves_on_a_phone(phone, web_url, tmp_path):
     assert phone.inner_text(".scores").startswith("Scores: seat 1 (you) ")
     # the phone shows the table and the moves without scrolling sideways
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    shot(phone, tmp_path, "vangogh", "play", "phone")
-    assert not errors, errors
+    shot(phone, "web-vangogh-play-phone.png")
+    assert_clean(phone, served)

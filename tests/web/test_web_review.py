@@ -9,11 +9,11 @@ web-<game>-review-<desktop|phone>.png."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 
-from test_web_play import rpc, shot, watch_errors
+from conftest import assert_clean
+from test_web_play import rpc, web_url  # noqa: F401 (a fixture)
 
 # Player 1 leaves the open column: move 6 loses at once where o3 blocks, a
 # blunder at any budget.
@@ -49,8 +49,8 @@ def where(page):
     return page.inner_text(".review-view .where")
 
 
-def test_a_record_is_stepped_through_reviewed_and_its_blunder_shows_the_better_turn(page, web_url, tmp_path):
-    errors = watch_errors(page)
+def test_a_record_is_stepped_through_reviewed_and_its_blunder_shows_the_better_turn(
+        page, web_url, served, shot):
     open_record(page, web_url, BLUNDER)
     assert where(page) == "connect_four: step 0 of 7 (the start)"
     page.click("text=next ▶")
@@ -93,7 +93,8 @@ def test_a_record_is_stepped_through_reviewed_and_its_blunder_shows_the_better_t
     panel = page.inner_text(".decision")
     assert "Move 6, player 2" in panel and "?? blunder" in panel
     assert re.search(r"Best\s+o3 — [\d.]+ % to win \(drawn on the table\)", panel), panel
-    shot(page, tmp_path, "connect_four", "review", "desktop")
+    assert page.locator(".position-table ol.turn li").all_inner_texts() == ["o3"]
+    shot(page, "web-connect_four-review-desktop.png")
 
     # a point of the graph goes to its turn (click, or Enter on it)
     graph.locator("g.point").first.click()
@@ -102,10 +103,10 @@ def test_a_record_is_stepped_through_reviewed_and_its_blunder_shows_the_better_t
     page.keyboard.press("Enter")
     assert where(page).startswith("connect_four: step 2 of 7")
     assert "Move 3, player 1" in page.inner_text(".decision")
-    assert not errors, errors
+    assert_clean(page, served)
 
 
-def test_a_bad_record_says_what_is_wrong(page, web_url):
+def test_a_bad_record_says_what_is_wrong(page, web_url, served):
     open_record(page, web_url, BLUNDER.replace("5. P0: x3", "5. P0: x9"))
     error = page.inner_text(".review-view .error")
     # the line and move, then the server's INVALID_ARGUMENT message
@@ -120,6 +121,7 @@ def test_a_bad_record_says_what_is_wrong(page, web_url):
         page.inner_text(".review-view .error")
     open_record(page, web_url, BLUNDER.replace('[Game "connect_four"]', '[Game "connect_five"]'))
     assert "connect_five" in page.inner_text(".review-view .error")
+    assert_clean(page, served, refused=("ApplyAction",))
 
 
 def test_records_in_either_form_are_read_with_quotes_ids_and_comments(page, web_url):
@@ -143,8 +145,7 @@ def test_records_in_either_form_are_read_with_quotes_ids_and_comments(page, web_
     assert page.inner_text(".move-list") .replace("\n", " ").strip() == "1. P0: roll; *Roll 4; stop"
 
 
-def test_a_finished_match_is_opened_from_the_server_on_a_phone(phone, web_url, tmp_path):
-    errors = watch_errors(phone)
+def test_a_finished_match_is_opened_from_the_server_on_a_phone(phone, web_url, served, shot):
     made = rpc(web_url, "Matches", "CreateMatch", {
         "game": "connect_four", "seats": [{"bot": "level(1)"}, {"bot": "level(1)"}]})
     match_id = made["matchId"]
@@ -165,10 +166,10 @@ def test_a_finished_match_is_opened_from_the_server_on_a_phone(phone, web_url, t
     phone.click("text=Review this game")
     phone.wait_for_selector(".review-summary", timeout=120000)
     phone.wait_for_selector(".win-graph svg g.point")
-    shot(phone, tmp_path, "connect_four", "review", "phone")
+    shot(phone, "web-connect_four-review-phone.png")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     # #/review/<match id> opens it at once (the play view's link)
     phone.goto(web_url + f"#/review/{match_id}")
     phone.wait_for_function("() => document.querySelector('.review-view .where')")
     assert where(phone) == f"connect_four: step 0 of {steps} (the start)"
-    assert not errors, errors
+    assert_clean(phone, served)

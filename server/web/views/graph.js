@@ -5,17 +5,14 @@
 // its own marker shape and dash pattern and every flagged turn its letter
 // mark (?!, ?, ??), so colour is never the only cue. A point is a button: a
 // click, Enter or Space goes to that turn.
-import { h } from "../vendor/preact.js";
-import { useState, useEffect } from "../vendor/hooks.js";
-import htm from "../vendor/htm.js";
+import { useState, useEffect, useRef } from "../vendor/hooks.js";
+import { html } from "../html.js";
 
-const html = htm.bind(h);
 
-// SVG user units; the drawing scales to the page's width. A phone gets a
-// narrower drawing, so that its labels keep their size (as the review
-// page's narrow rendition, search/review_page.py).
-const WIDE = [640, 240], NARROW = [360, 220];
-const PHONE = "(max-width: 600px)";
+// SVG user units. The drawing is as wide, in user units, as the box that
+// holds it is in pixels (from 320 to 900), so that its labels keep their
+// size on a phone and in a narrow column alike.
+const MIN_WIDTH = 320, MAX_WIDTH = 900, HEIGHT_OF = (w) => Math.round(Math.min(260, Math.max(200, w * 0.4)));
 const LEFT = 44, RIGHT = 12, TOP = 12, BOTTOM = 40;
 const COLOURS = ["#1f5fa8", "#c0392b", "#23803a", "#7d3c98", "#c26a00", "#6b4c3b"];
 const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4"];
@@ -43,34 +40,44 @@ export function Marker({ player, x, y, r = 4, fill }) {
   }
 }
 
-// Up to about `want` round tick values from 1 to `last`.
+// Up to about `want` tick values from `first` to `last`, round ones between.
 export function ticks(first, last, want = 8) {
   const span = Math.max(1, last - first);
   const raw = span / want;
   const base = Math.pow(10, Math.floor(Math.log10(raw)));
   const step = [1, 2, 5, 10].map((m) => m * base).find((s) => s >= raw) || 10 * base;
-  const out = [];
-  for (let v = Math.ceil(first / step) * step; v <= last; v += step) out.push(Math.max(first, v));
-  if (!out.length || out[0] !== first) out.unshift(first);
-  return [...new Set(out)];
+  // The first and the last move are always labelled; a round tick too close
+  // to either gives way.
+  const out = [first];
+  for (let v = Math.ceil(first / step) * step; v < last; v += step) {
+    if (v - first >= step / 2 && last - v >= step / 2) out.push(v);
+  }
+  if (last !== first) out.push(last);
+  return out;
 }
 
 // decisions: ReviewedDecision JSON (camelCase); numPlayers; current: the
 // step index the page shows (its turn is outlined); onPick(decision).
-function useNarrow() {
-  const query = window.matchMedia(PHONE);
-  const [narrow, setNarrow] = useState(query.matches);
+// The width of the element `ref` holds, followed as it changes.
+function useWidth(ref, initial) {
+  const [width, setWidth] = useState(initial);
   useEffect(() => {
-    const change = () => setNarrow(query.matches);
-    query.addEventListener("change", change);
-    return () => query.removeEventListener("change", change);
+    if (!ref.current || typeof ResizeObserver === "undefined") return undefined;
+    const observer = new ResizeObserver((entries) => {
+      const w = Math.round(entries[0].contentRect.width);
+      if (w > 0) setWidth(w);
+    });
+    observer.observe(ref.current);
+    return () => observer.disconnect();
   }, []);
-  return narrow;
+  return width;
 }
 
 export function WinGraph({ decisions, numPlayers, current = -1, onPick }) {
-  const narrow = useNarrow();
-  const [WIDTH, HEIGHT] = narrow ? NARROW : WIDE;
+  const box = useRef(null);
+  const WIDTH = Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, useWidth(box, 640)));
+  const HEIGHT = HEIGHT_OF(WIDTH);
+  const narrow = WIDTH < 480;
   const shown = decisions.filter((d) => !d.forced);
   const moves = decisions.map((d) => d.move || 0);
   const first = Math.min(1, ...moves), last = Math.max(first + 1, ...moves);
@@ -112,7 +119,7 @@ export function WinGraph({ decisions, numPlayers, current = -1, onPick }) {
         font-weight="bold" fill=${judged.colour}>${judged.mark}</text>`}
     </g>`;
   });
-  return html`<figure class="win-graph">
+  return html`<figure class="win-graph" ref=${box}>
     <svg viewBox=${`0 0 ${WIDTH} ${HEIGHT}`} role="group"
       aria-label="win probability of the player who decided, after each turn">
       ${grid}${xTicks}

@@ -4,12 +4,10 @@
 // over a start of a longer one; else any start no other text shares; else
 // the starts of its words in order) and numbering steps into turns as the
 // EGN writer does (docs/records.md, "The moves"; search/egn.py layout).
-import { h } from "../vendor/preact.js";
 import { useState, useEffect } from "../vendor/hooks.js";
-import htm from "../vendor/htm.js";
+import { html } from "../html.js";
 import { moduleFor } from "../games/index.js";
 
-const html = htm.bind(h);
 
 // The views' stylesheet, linked once (a <link> from this origin: the page's
 // Content-Security-Policy admits no inline style sheet).
@@ -108,12 +106,6 @@ export function tableTurn(pvSteps) {
   }));
 }
 
-// A server answer's error as a person reads it.
-export function errorText(error) {
-  if (!error) return "";
-  const code = error.code ? `${String(error.code).replace(/_/g, " ")}: ` : "";
-  return code + (error.message || String(error));
-}
 
 // The game's Table (its module from the registry, generic.js where a game
 // has none), read-only (setup = null), with what the module derives shown

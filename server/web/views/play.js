@@ -8,13 +8,11 @@
 // resigning, and the result. The match id and the seat tokens are kept in
 // localStorage with the steps seen, so a reload goes on from the stream
 // (WatchMatch from the last step seen + 1) and misses nothing.
-import { h } from "../vendor/preact.js";
 import { useState, useEffect, useRef } from "../vendor/hooks.js";
-import htm from "../vendor/htm.js";
-import { call, stream } from "../api.js";
-import { linkStyle, MoveList, matching, errorText, tableTurn, PositionTable } from "./moves.js";
+import { html } from "../html.js";
+import { call, stream, describe as errorText } from "../api.js";
+import { linkStyle, MoveList, matching, tableTurn, PositionTable } from "./moves.js";
 
-const html = htm.bind(h);
 linkStyle();
 
 const LEVELS = Array.from({ length: 10 }, (_, i) => i + 1);
@@ -36,8 +34,8 @@ export function gameString(info, players) {
   return `${info.name}(${info.playersOption}=${players})`;
 }
 
-export function NewMatchForm({ game: initial = "" }) {
-  const [games, setGames] = useState([]);
+export function NewMatchForm({ game: initial = "", games: listed = null }) {
+  const [games, setGames] = useState(listed || []);
   const [game, setGame] = useState(initial || "connect_four");
   const [numPlayers, setNumPlayers] = useState(0);
   const [gameError, setGameError] = useState("");
@@ -48,8 +46,9 @@ export function NewMatchForm({ game: initial = "" }) {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
+    if (listed) return;
     call("Engine", "ListGames", {}).then((a) => setGames(a.games || [])).catch((e) => setError(errorText(e)));
-  }, []);
+  }, [listed]);
 
   // The seats follow the game string's player count (NewGame reads it).
   useEffect(() => {
@@ -329,7 +328,7 @@ export function MatchView({ matchId }) {
       end.result && end.result.detail && end.result.reason !== "END_REASON_GAME_OVER"
         ? ` ${end.result.detail}` : ""}</p>
       <p><a href=${`#/review/${encodeURIComponent(matchId)}`}>Review this match</a> ·${" "}
-        <a href="#/play">Play another</a></p></div>`}
+        <a href=${`#/play/new/${encodeURIComponent(match ? match.game : "")}`}>Play another</a></p></div>`}
     <div class="match-board">
       <div class="match-table">
         ${position && html`<${PositionTable} info=${position} turn=${candidate ? tableTurn(candidate.turn) : null} />`}
@@ -372,9 +371,11 @@ export function MatchView({ matchId }) {
   </section>`;
 }
 
-// #/play: the form; #/play/<match id>: the match.
-export function PlayView({ matchId = null, game = "" }) {
-  return matchId ? html`<${MatchView} key=${matchId} matchId=${matchId} />` : html`<${NewMatchForm} game=${game} />`;
+// The route's rest (app.js): "" or "new/<game string>": the form (for that
+// game); "<match id>": the match. games: ListGames' list.
+export default function PlayView({ path = "", games = null }) {
+  if (!path || path === "new" || path.startsWith("new/")) {
+    return html`<${NewMatchForm} game=${path.slice(4)} games=${games} />`;
+  }
+  return html`<${MatchView} key=${path} matchId=${path} />`;
 }
-
-export default PlayView;

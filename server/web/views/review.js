@@ -3,15 +3,13 @@
 // Engine.Review (docs/review.md) with a progress bar, see the
 // win-probability graph and the flagged turns, each with the turn the
 // search preferred drawn on the table.
-import { h } from "../vendor/preact.js";
 import { useState, useEffect, useRef } from "../vendor/hooks.js";
-import htm from "../vendor/htm.js";
-import { call, stream } from "../api.js";
+import { html } from "../html.js";
+import { call, stream, describe as errorText } from "../api.js";
 import { WinGraph, JUDGEMENTS } from "./graph.js";
-import { linkStyle, MoveList, errorText, PositionTable } from "./moves.js";
+import { linkStyle, MoveList, PositionTable } from "./moves.js";
 import { parseRecords, checkRecord } from "./records.js";
 
-const html = htm.bind(h);
 linkStyle();
 
 // The review's turns as search/review.py decision_points finds them: each
@@ -80,9 +78,10 @@ function Flagged({ decisions, numPlayers, onPick }) {
   })}</div>`;
 }
 
-// Opens a text record or a finished match; matchId (optional): a match to
-// open at once (#/review/<match id>).
-export function ReviewView({ matchId = null }) {
+// Opens a text record or a finished match; path (the route's rest, app.js):
+// "" or the id of a match to open at once (#/review/<match id>).
+export default function ReviewView({ path = "" }) {
+  const matchId = path || null;
   const [text, setText] = useState("");
   const [games, setGames] = useState([]);
   const [gameIndex, setGameIndex] = useState(0);
@@ -291,4 +290,3 @@ export function ReviewView({ matchId = null }) {
   </section>`;
 }
 
-export default ReviewView;
