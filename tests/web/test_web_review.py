@@ -9,6 +9,7 @@ web-<game>-review-<desktop|phone>.png."""
 from __future__ import annotations
 
 import json
+import pathlib
 import re
 import time
 
@@ -39,10 +40,13 @@ BLUNDER = """[Format "EGN 1"]
 
 def open_record(page, web_url, text):
     page.goto(web_url + "#/review")
-    page.wait_for_selector("#record-text")
+    page.wait_for_selector(".open-record")
+    if not page.is_visible("#record-text"):           # folded once a record is open
+        page.click(".open-record summary")
     page.fill("#record-text", text)
+    opened = int(page.get_attribute(".review-view", "data-opened"))
     page.click(".open-record form button[type=submit]")
-    page.wait_for_selector(".review-board, .review-view .error")
+    page.wait_for_function(f"() => document.querySelector('.review-view').dataset.opened > {opened}")
 
 
 def where(page):
@@ -173,3 +177,28 @@ def test_a_finished_match_is_opened_from_the_server_on_a_phone(phone, web_url, s
     phone.wait_for_function("() => document.querySelector('.review-view .where')")
     assert where(phone) == f"connect_four: step 0 of {steps} (the start)"
     assert_clean(phone, served)
+
+
+def doc_records():
+    """The EGN examples of docs/records.md, one per game."""
+    doc = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "records.md").read_text()
+    return re.findall(r"```egn\n(.*?)```", doc, re.S)
+
+
+def test_the_records_of_the_docs_open_for_every_game(page, web_url, served):
+    from easel.search import egn
+    records = doc_records()
+    assert len(records) == 4
+    for text in records:
+        game = next(iter(egn.parse(text.splitlines(keepends=True))))[1]
+        steps = len(game.record["steps"])
+        open_record(page, web_url, text)
+        name = game.record["game"].split("(")[0]           # the page shows the canonical string
+        assert re.fullmatch(rf"{name}\S*: step 0 of {steps} \(the start\)", where(page)), where(page)
+        page.keyboard.press("End")
+        last = page.inner_text(".move-list li:last-child")
+        assert re.match(rf"{name}\S*: step {steps} of {steps}, after move ", where(page)), where(page)
+        # the move list numbers turns as the EGN writer does
+        assert last.split(".")[0] == text.strip().splitlines()[-2].split(".")[0]
+        page.wait_for_selector(".position-table")
+    assert_clean(page, served)

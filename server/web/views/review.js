@@ -88,6 +88,7 @@ export default function ReviewView({ path = "" }) {
   const [record, setRecord] = useState(null);
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
+  const [opened, setOpened] = useState(0);         // records opened (data-opened: tests wait on it)
   const [at, setAt] = useState(0);
   const [info, setInfo] = useState(null);
   const [decisions, setDecisions] = useState([]);
@@ -100,7 +101,7 @@ export default function ReviewView({ path = "" }) {
   const abort = useRef(null);
 
   async function open(sourceText, index = 0) {
-    setError(""); setBusy(true);
+    setError(""); setBusy(true); setRecord(null);
     if (abort.current) abort.current.abort();
     try {
       const parsed = parseRecords(sourceText);
@@ -116,6 +117,7 @@ export default function ReviewView({ path = "" }) {
       setError(errorText(e));
     } finally {
       setBusy(false);
+      setOpened((n) => n + 1);
     }
   }
 
@@ -224,7 +226,7 @@ export default function ReviewView({ path = "" }) {
   const nav = (to) => setAt(Math.max(0, Math.min(last, to)));
   const stepLabel = record && at > 0 ? record.steps[at - 1] : null;
 
-  return html`<section class="review-view">
+  return html`<section class="review-view" data-opened=${opened}>
     <h2>Review a game</h2>
     <details open=${!record} class="open-record">
       <summary>Open a record</summary>
