@@ -176,6 +176,12 @@ def test_a_hint_ranks_turns_and_resigning_ends_the_match(page, web_url):
     page.wait_for_selector(".hint-list li")
     first = page.locator(".hint-list li").first.inner_text()
     assert "% to win" in first and "visits" in first
+    # the chosen turn is drawn on the table (the generic table lists its steps)
+    best = page.locator(".hint-list li button").first.inner_text()
+    assert page.locator(".position-table ol.turn li").all_inner_texts() == [best]
+    page.locator(".hint-list li button").nth(1).click()
+    second = page.locator(".hint-list li button").nth(1).inner_text()
+    assert page.locator(".position-table ol.turn li").all_inner_texts() == [second]
     page.click("text=Resign…")
     page.click("text=Yes, resign")
     page.wait_for_selector(".result")
@@ -196,3 +202,16 @@ def test_a_painting_game_for_a_few_moves_on_a_phone(phone, web_url, served, shot
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     shot(phone, "web-vangogh-play-phone.png")
     assert_clean(phone, served)
+
+
+def test_the_chooser_s_play_link_fills_the_form(page, web_url, served):
+    page.goto(web_url)
+    page.click("a[href='#/play/new/pig(players%3D3)']")
+    page.wait_for_selector("select[name=seat3]")
+    assert page.input_value("input[name=game]") == "pig(players=3)"
+    assert page.locator("fieldset .seat").count() == 3
+    page.fill("input[name=game]", "pig(nonsense=1)")
+    page.wait_for_selector("form.new-match .error")
+    assert "nonsense" in page.inner_text("form.new-match .error")
+    assert page.is_disabled("form.new-match button[type=submit]")
+    assert_clean(page, served, refused=("NewGame",))
