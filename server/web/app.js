@@ -114,4 +114,6 @@ function App() {
     </main>`;
 }
 
-render(html`<${App} />`, document.getElementById("app"));
+const root = document.getElementById("app");
+root.replaceChildren();          // the "Loading…" line index.html shows until the modules run
+render(html`<${App} />`, root);

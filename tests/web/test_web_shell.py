@@ -11,14 +11,12 @@ import urllib.parse
 
 import pytest
 
-from conftest import assert_clean, serve
+from web_helpers import assert_clean, serve
 
 
 def open_setup(page, served, spec):
     page.goto(f"{served.url}/#/setup/{urllib.parse.quote(spec)}")
-    page.wait_for_selector("#notation-text")
-    page.wait_for_function("() => document.querySelector('#notation-text').value.length > 0"
-                           " || document.querySelector('.next-steps')")
+    page.wait_for_selector(".setup[data-synced='true'] #notation-text")
 
 
 def test_the_chooser_lists_every_game_and_player_count(page, served, shot):
