@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from conftest import assert_clean
+from web_helpers import assert_clean
 
 
 

@@ -13,7 +13,7 @@ import pathlib
 import re
 import time
 
-from conftest import assert_clean
+from web_helpers import assert_clean
 from test_web_play import rpc, web_url  # noqa: F401 (a fixture)
 
 # Player 1 leaves the open column: move 6 loses at once where o3 blocks, a
