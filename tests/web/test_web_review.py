@@ -202,3 +202,13 @@ def test_the_records_of_the_docs_open_for_every_game(page, web_url, served):
         assert last.split(".")[0] == text.strip().splitlines()[-2].split(".")[0]
         page.wait_for_selector(".position-table")
     assert_clean(page, served)
+
+
+def test_the_graph_labels_whole_moves_and_both_ends(page, web_url):
+    page.goto(web_url + "#/review")
+    page.wait_for_selector("#record-text")
+    got = page.evaluate("""async () => {
+        const { ticks } = await import('./views/graph.js');
+        return [ticks(1, 3, 8), ticks(1, 7, 8), ticks(1, 26, 5), ticks(1, 15, 8)];
+    }""")
+    assert got == [[1, 2, 3], [1, 2, 3, 4, 5, 6, 7], [1, 5, 10, 15, 20, 26], [1, 4, 6, 8, 10, 12, 15]]

@@ -45,12 +45,13 @@ export function ticks(first, last, want = 8) {
   const span = Math.max(1, last - first);
   const raw = span / want;
   const base = Math.pow(10, Math.floor(Math.log10(raw)));
-  const step = [1, 2, 5, 10].map((m) => m * base).find((s) => s >= raw) || 10 * base;
+  // Moves are whole numbers: a step of at least 1.
+  const step = Math.max(1, [1, 2, 5, 10].map((m) => m * base).find((s) => s >= raw) || 10 * base);
   // The first and the last move are always labelled; a round tick too close
   // to either gives way.
   const out = [first];
   for (let v = Math.ceil(first / step) * step; v < last; v += step) {
-    if (v - first >= step / 2 && last - v >= step / 2) out.push(v);
+    if (v - first > step / 2 && last - v > step / 2) out.push(v);
   }
   if (last !== first) out.push(last);
   return out;
