@@ -89,10 +89,13 @@ export function MoveList({ steps, numPlayers, seatName, current = -1, onPick, la
       ${steps.slice(t.start, t.end).map((s, k) => {
         const i = t.start + k, text = (s.player ?? 0) < 0 ? `*${s.text}` : s.text;
         const here = i === current - 1;
-        return html`${k ? "; " : ""}${onPick
+        // The ";" after a step stays on its line (the item does not break
+        // between them; the step's own text still wraps).
+        const sep = i < t.end - 1 ? ";" : "";
+        return html`${k ? " " : ""}<span class="item">${onPick
           ? html`<button type="button" class=${"step" + (here ? " here" : "")}
               aria-current=${here ? "step" : null} onClick=${() => onPick(i + 1)}>${text}</button>`
-          : html`<span class=${"step" + (here ? " here" : "")}>${text}</span>`}`;
+          : html`<span class=${"step" + (here ? " here" : "")}>${text}</span>`}${sep}</span>`;
       })}
     </li>`)}
   </ol>`;
