@@ -212,3 +212,18 @@ def test_the_graph_labels_whole_moves_and_both_ends(page, web_url):
         return [ticks(1, 3, 8), ticks(1, 7, 8), ticks(1, 26, 5), ticks(1, 15, 8)];
     }""")
     assert got == [[1, 2, 3], [1, 2, 3, 4, 5, 6, 7], [1, 5, 10, 15, 20, 26], [1, 4, 6, 8, 10, 12, 15]]
+
+
+def test_a_review_stops_at_once_and_runs_again(page, web_url, served):
+    open_record(page, web_url, BLUNDER)
+    page.fill(".review-run input[type=number]", "1000000")      # hours of search, unless stopped
+    page.click("text=Review this game")
+    page.wait_for_selector(".review-run progress")
+    page.click(".review-run button:text-is('Stop')")
+    page.wait_for_selector(".review-run button:text-is('Review this game')")
+    assert page.locator(".review-view [role=alert]").count() == 0
+    page.fill(".review-run input[type=number]", "50")
+    page.click("text=Review this game")
+    page.wait_for_selector(".review-summary", timeout=120000)
+    assert "Reviewed: 7 of 7 turns" in page.inner_text(".review-run")
+    assert_clean(page, served)
