@@ -1,9 +1,9 @@
 """The hint panel in Chromium on a real `easel serve`, on games without a
 module of their own (the generic table): a hint streams ranked whole turns
 (win %, visits) with a progress bar, draws the chosen turn on the table,
-stops on Stop keeping the last ranking, and says readably when it fails;
-the page asks nothing of another origin and logs no error; desktop and
-phone screenshots."""
+stops on Stop keeping the last ranking, works by the keyboard, and says
+readably when it fails; the page asks nothing of another origin and logs
+no error; desktop and phone screenshots."""
 from __future__ import annotations
 
 import urllib.parse
@@ -81,19 +81,19 @@ def test_a_hint_on_pig_settles_at_the_default_budget(page, served):
     assert_clean(page, served)
 
 
-def test_hints_work_with_a_bearer_token(browser, tmp_path):
-    (tmp_path / "token").write_text("s3cret\n")
-    with serve("--auth-token-file", str(tmp_path / "token")) as s:
-        context = browser.new_context()
-        page = context.new_page()
-        page.goto(s.url + "/")
-        page.fill("#token", "s3cret")
-        page.click("#token-form button")
-        page.wait_for_selector("#games li")
-        set_up(page, s.url, "connect_four", ["x4", "o4"])
-        page.click("button.ask")
-        page.locator(".candidate").first.wait_for()
-        context.close()
+def test_a_hint_by_the_keyboard(page, slow):
+    """Enter on Hint, Space on the second turn, Enter on Stop: real buttons."""
+    set_up(page, slow.url, "connect_four", LOST)
+    page.focus("button.ask")
+    page.keyboard.press("Enter")
+    page.locator(".candidate").nth(1).wait_for()
+    page.focus(".candidate:nth-child(2) button")
+    page.keyboard.press("Space")
+    page.wait_for_selector(".candidate:nth-child(2).chosen")
+    page.focus("button.stop")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".hint[data-state='stopped']")
+    assert_clean(page, slow)
 
 
 def test_a_failed_hint_says_why(browser):
