@@ -114,13 +114,16 @@ export function tableTurn(pvSteps) {
 // has none), read-only (setup = null), with what the module derives shown
 // under it. info: PositionInfo JSON; turn: null or steps to draw.
 export function PositionTable({ info, turn = null }) {
-  const [module, setModule] = useState(null);
+  const [loaded, setLoaded] = useState({ name: null, module: null });
   const name = String(info.game || "").replace(/\(.*$/, "");
   useEffect(() => {
     let live = true;
-    Promise.resolve(moduleFor(name)).then((m) => live && setModule(m));
+    Promise.resolve(moduleFor(name)).then((m) => live && setLoaded({ name, module: m }));
     return () => { live = false; };
   }, [name]);
+  // Never another game's module with this game's state (a review that opens
+  // a record of another game renders once before the new module is in).
+  const module = loaded.name === name ? loaded.module : null;
   if (!module) return html`<p role="status">Loading the table…</p>`;
   const derived = module.derived ? module.derived(info.state || {}) : [];
   return html`<div class="position-table">
