@@ -90,6 +90,7 @@ function modelFromState(st) {
       color: p.color, active: sortCodes((p.active || []).map(codeOf)),
       inactive: (p.inactive || []).map(codeOf) })),
     phase: st.phase, turnPlayer: st.turn_player, current: st.current_player,
+    bag: st.bag || null, whites: st.whites ?? null,
     written: {},
   };
 }
@@ -145,7 +146,8 @@ function overlay(m, text) {
   const s = statements(text);
   const w = (k) => (k in s ? s[k] : undefined);
   const n = m.n;
-  const out = { ...m, written: s };
+  // The bag of the last position that loaded says nothing of this text.
+  const out = { ...m, written: s, bag: null, whites: null };
   if (/^\d+$/.test(w("round") || "")) out.round = Number(w("round"));
   if (w("scores") !== undefined) {
     const sc = w("scores").split(/\s+/).map(Number);
@@ -461,7 +463,8 @@ function Table({ info, setup, refusals, turn }) {
         ${s.isChance ? "chance: " : s.player != null ? `player ${s.player + 1}: ` : ""}${s.text}</li>`)}
       </ol>` : null}
     ${Object.keys(refusedParts).length ? html`<ul class="vg-refusals" role="alert">
-        ${Object.entries(refusedParts).map(([part, msgs]) => msgs.map((msg, i) => html`<li key=${part + i}>
+        ${Object.entries(refusedParts).map(([part, msgs], r) => msgs.map((msg, i) => html`<li
+          key=${part + i} data-refused=${part}><span class="vg-rbadge">!${r + 1}</span>
           <strong>${partName(part, m)}</strong>: ${msg}</li>`))}</ul>` : null}
     ${setup && pick ? html`<${Picker} pick=${pick} m=${m} write=${write} setPick=${setPick}
         refused=${refusedParts[pickPart(pick)]} />` : null}
@@ -532,6 +535,13 @@ function drawTable(m, ctx) {
     x += w + 6;
   }
   y += chipH + 12;
+  if (setup && String(m.phase).startsWith("setup")) {
+    els.push(html`<text key="setupnote" x=${pad} y=${y + 4} font-size="12.5" fill="#8a3b00">
+      ${narrow ? "Being set up: to begin at a turn, click Phase, then —."
+        : "The game is being set up (phase " + m.phase + "): to enter a game under way, click Phase, then — (a turn begins)."}
+      </text>`);
+    y += 16;
+  }
 
   // Paintings on offer.
   const cols = narrow ? 1 : 3;
@@ -608,7 +618,7 @@ function drawTable(m, ctx) {
     pos[id] = { x: tx, y, w: T, h: T };
     els.push(html`<${Part} key=${id} id=${id} open=${isOpen({ kind: "tableSlot", i })}
         label=${`table, inactive Minigogh ${i + 1}: ${code ? fullName(code) : "empty"}`}
-        onOpen=${setup && open({ kind: "tableSlot", i })} refused=${i === 0 ? ref("table") : null}
+        onOpen=${setup && open({ kind: "tableSlot", i })}
         box=${pos[id]}>
       ${code ? html`<${Tile} x=${tx} y=${y} size=${T} code=${code} />`
         : html`<${EmptySlot} x=${tx} y=${y} size=${T} />`}
@@ -633,7 +643,7 @@ function drawTable(m, ctx) {
     els.push(html`<${Part} key=${id} id=${id} open=${isOpen({ kind: "char", c })}
         label=${`${name}: ${m.chosen[c] ? "chosen this round" : "not chosen"}`}
         onOpen=${setup && !solo && open({ kind: "char", c })}
-        refused=${c === 0 ? ref("chosen") : null} box=${{ x: cx, y: cy, w: cw, h: 24 }}>
+        refused=${ref("chosen")} box=${{ x: cx, y: cy, w: cw, h: 24 }}>
       <rect x=${cx + 1} y=${cy + 1} width=${cw - 2} height="28" rx="8" fill="transparent" />
       <text x=${cx + 6} y=${cy + 15} font-size=${narrow ? 11.5 : 12.5} font-weight="700">${name}</text>
       <text x=${cx + 6} y=${cy + 27} font-size="10.5" fill="#5b5246">${solo ? "not in solo"
@@ -649,13 +659,15 @@ function drawTable(m, ctx) {
       els.push(html`<${Part} key=${wid} id=${wid} open=${isOpen({ kind: "waitingSlot", c, i })}
           label=${`waiting on ${name}, ${i + 1}: ${code ? fullName(code) : "none"}`}
           onOpen=${setup && open({ kind: "waitingSlot", c, i })}
-          refused=${c === 0 && i === 0 ? ref("waiting") : null} box=${pos[wid]}>
+          box=${pos[wid]}>
         ${code ? html`<${Tile} x=${wx} y=${wy} size=${T - 4} code=${code} />`
           : html`<${EmptySlot} x=${wx} y=${wy} size=${T - 4} />`}
       </${Part}>`);
     }
   });
-  y += Math.ceil(m.charNames.length / ccols) * (chH + 6) + 8;
+  const charRows = Math.ceil(m.charNames.length / ccols);
+  pos.chosen = pos.waiting = { x: pad, y, w: W - 2 * pad, h: charRows * (chH + 6) - 6 };
+  y += charRows * (chH + 6) + 8;
 
   // Palettes: score, token, active area, inactive area (1/3/5 EP when empty).
   const pcols = narrow ? 1 : 2;
@@ -681,7 +693,7 @@ function drawTable(m, ctx) {
     pos[sid] = { x: sx, y: py + 3, w: sw, h: 20 };
     els.push(html`<${Part} key=${sid} id=${sid} label=${`player ${p + 1}'s score: ${stext}`}
         open=${isOpen({ kind: "scores", p })} onOpen=${setup && open({ kind: "scores", p })}
-        refused=${p === 0 ? ref("scores") : null} box=${pos[sid]}>
+        refused=${ref("scores")} box=${pos[sid]}>
       <rect x=${sx} y=${py + 3} width=${sw} height="20" rx="10" fill="#fff" stroke="#6b6153" />
       <text x=${sx + sw / 2} y=${py + 17} text-anchor="middle" font-size="13">${stext}</text>
     </${Part}>`);
@@ -704,7 +716,7 @@ function drawTable(m, ctx) {
       pos[aid] = { x: ax, y: ay, w: T, h: T };
       els.push(html`<${Part} key=${aid} id=${aid} open=${isOpen({ kind: "active", p, i })}
           label=${`palette ${p + 1}, active ${i + 1}: ${code ? fullName(code) : "empty"}`}
-          onOpen=${setup && open(pk)} refused=${i === 0 ? ref(pid) : null} box=${pos[aid]}>
+          onOpen=${setup && open(pk)} box=${pos[aid]}>
         ${code ? html`<${Tile} x=${ax} y=${ay} size=${T} code=${code} />`
           : html`<${EmptySlot} x=${ax} y=${ay} size=${T} />`}
       </${Part}>`);
@@ -730,6 +742,21 @@ function drawTable(m, ctx) {
         fill="#5b5246">active (${act.length}/7)</text>`);
   });
   y += Math.ceil(m.palettes.length / pcols) * (palH + 8);
+  pos.scores = pos["scores:0"];
+  pos.painting = { x: pad, y: pos["painting:0"].y, w: W - 2 * pad,
+                   h: pos[`painting:${m.paintings.length - 1}`].y + cardH - pos["painting:0"].y };
+
+  // Refusals: the region each names outlined in red, numbered as the list under the table.
+  const refusalMarks = Object.keys(refusedParts).map((part, r) => {
+    const b = pos[part];
+    if (!b) return null;
+    return html`<g key=${"r" + part} class="vg-refusal-mark" data-refused=${part}>
+      <rect x=${b.x - 4} y=${b.y - 4} width=${b.w + 8} height=${b.h + 8} rx="8" fill="none"
+        stroke="#c5221f" stroke-width="3" />
+      <rect x=${b.x - 6} y=${b.y - 12} width="26" height="16" rx="8" fill="#c5221f" />
+      <text x=${b.x + 7} y=${b.y} text-anchor="middle" font-size="11" font-weight="700"
+        fill="#fff">!${r + 1}</text></g>`;
+  });
 
   // A hint's turn: numbered marks on what it uses and where it goes.
   const marks = [];
@@ -769,7 +796,7 @@ function drawTable(m, ctx) {
     </marker></defs>
     <rect x="0" y="0" width=${W} height=${y + 4} fill="#f1e9d8" rx="10" />
     ${els}
-    <g class="vg-marks" pointer-events="none">${marks}</g>
+    <g class="vg-marks" pointer-events="none">${marks}${refusalMarks}</g>
   </svg>`;
 }
 
@@ -790,6 +817,14 @@ function MinigoghGrid({ colours, orients, onPick, current, disabled }) {
       })}<span class="vg-orient">${o}</span></div>`)}
   </div>`;
 }
+
+// A Minigogh the box has no more of (the bag or the white supply is empty)
+// can only replace one of its own colour; unknown while the text is refused.
+const noneLeft = (m, replaced) => (code) => {
+  if (!m.bag || (replaced && replaced[0] === code[0])) return false;
+  if (code[0] === "W") return m.whites === 0;
+  return m.bag[colourOf(code)] === 0;
+};
 
 function Picker({ pick, m, write, setPick, refused }) {
   const close = () => setPick(null);
@@ -884,7 +919,7 @@ function Picker({ pick, m, write, setPick, refused }) {
     const [all, setAll] = [pick.all, (v) => setPick({ ...pick, all: v })];
     body = html`${o && !all ? html`<p class="vg-note">A Minigogh ${o} (the space's orientation):</p>` : null}
       <${MinigoghGrid} colours=${COLOURS} orients=${o && !all ? [o] : ORIENTS} onPick=${put}
-        current=${p.occ[s]} />
+        current=${p.occ[s]} disabled=${noneLeft(m, p.occ[s])} />
       <div class="vg-choices">
         <button type="button" onClick=${() => put(null)}>. (empty)</button>
         ${o ? html`<button type="button" onClick=${() => setAll(!all)}>${all
@@ -909,7 +944,7 @@ function Picker({ pick, m, write, setPick, refused }) {
       setPick(more ? { ...pick, i: Math.min(i + 1, next.length) } : null);
     };
     body = html`<${MinigoghGrid} colours=${COLOURS.slice(0, 5)} orients=${ORIENTS} onPick=${put}
-        current=${list[i]} />
+        current=${list[i]} disabled=${noneLeft(m, list[i])} />
       ${list[i] ? html`<div class="vg-choices"><button type="button" onClick=${() => put(null)}>
         remove ${list[i]}</button></div>` : null}`;
   } else if (pick.kind === "char") {
@@ -937,7 +972,7 @@ function Picker({ pick, m, write, setPick, refused }) {
         ? { kind: "active", p, i: next.length } : null);
     };
     body = html`<${MinigoghGrid} colours=${COLOURS} orients=${ORIENTS} onPick=${put}
-        current=${pal.active[i]} />
+        current=${pal.active[i]} disabled=${noneLeft(m, pal.active[i])} />
       ${pal.active[i] ? html`<div class="vg-choices"><button type="button" onClick=${() => put(null)}>
         remove ${pal.active[i]}</button></div>` : null}`;
   } else if (pick.kind === "inactive") {
@@ -951,7 +986,8 @@ function Picker({ pick, m, write, setPick, refused }) {
       close();
     };
     body = html`<p class="vg-note">Only the palette's own colour (${pal.color}) stands here.</p>
-      <${MinigoghGrid} colours=${[pal.color]} orients=${ORIENTS} onPick=${put} current=${pal.inactive[i]} />
+      <${MinigoghGrid} colours=${[pal.color]} orients=${ORIENTS} onPick=${put} current=${pal.inactive[i]}
+        disabled=${noneLeft(m, pal.inactive[i])} />
       <div class="vg-choices"><button type="button" onClick=${() => put(null)}>. (empty)</button></div>`;
   } else if (pick.kind === "underway") {
     title = "phase and the turn under way";
