@@ -4,12 +4,9 @@
 // set-up view every part the table notation names (ENCODING.md "Table
 // notation") is a button whose picker rewrites that one notation line, so a
 // person clicks the position in front of them into the page.
-import { h } from "../vendor/preact.js";
 import { useState, useEffect, useRef } from "../vendor/hooks.js";
-import htm from "../vendor/htm.js";
+import { html } from "../html.js";
 import { setLine } from "../notation.js";
-
-const html = htm.bind(h);
 
 // The notation's words (ENCODING.md "Table notation"): a Minigogh is a colour
 // letter and an orientation letter, the JSON view names them in full.
@@ -460,7 +457,7 @@ function Table({ info, setup, refusals, turn }) {
     ${drawing}
     ${turn && turn.length ? html`<ol class="vg-steps">${turn.map((s, i) => html`<li key=${i}>
         <span class="vg-badge">${i + 1}</span>
-        ${s.isChance ? "chance: " : s.player != null ? `player ${s.player + 1}: ` : ""}${s.text}</li>`)}
+        ${s.isChance ? "chance: " : `player ${(s.player ?? shown.currentPlayer ?? 0) + 1}: `}${s.text}</li>`)}
       </ol>` : null}
     ${Object.keys(refusedParts).length ? html`<ul class="vg-refusals" role="alert">
         ${Object.entries(refusedParts).map(([part, msgs], r) => msgs.map((msg, i) => html`<li
@@ -967,7 +964,7 @@ function Picker({ pick, m, write, setPick, refused }) {
       const next = [...pal.active];
       if (code) next[i] = code; else next.splice(i, 1);
       const sorted = sortCodes(next);
-      write(`palette ${p + 1}`, lines.palette({ ...pal, active: sorted }));
+      write(`palette ${p + 1}`, ": " + lines.palette({ ...pal, active: sorted }));
       setPick(code && !pal.active[i] && next.length < ACTIVE_CAP
         ? { kind: "active", p, i: next.length } : null);
     };
@@ -982,7 +979,7 @@ function Picker({ pick, m, write, setPick, refused }) {
     const put = (code) => {
       const ina = [...pal.inactive];
       ina[i] = code;
-      write(`palette ${p + 1}`, lines.palette({ ...pal, inactive: ina }));
+      write(`palette ${p + 1}`, ": " + lines.palette({ ...pal, inactive: ina }));
       close();
     };
     body = html`<p class="vg-note">Only the palette's own colour (${pal.color}) stands here.</p>
@@ -1059,7 +1056,6 @@ function derived(state) {
     { label: "turn of the round", value: `${(state.turn ?? 0) + 1} of ${tpr}` },
     { label: "round's starter", value: `player ${state.round_starter + 1}` },
   ];
-  if (state.current_player >= 0) out.push({ label: "to move", value: `player ${state.current_player + 1}` });
   return out;
 }
 
@@ -1141,6 +1137,6 @@ palette 5: BL VL VS VU / . . .
 `,
 };
 
-export default { name: "vangogh", Table, derived, samples };
+export default { name: "vangogh", Table, derived, samples, css: "vangogh.css" };
 // For the tests and other modules: the readers the pickers use.
-export { statements, overlay, modelFromState, partOfField, stepMarks };
+export { statements, overlay, modelFromState, partOfField, stepMarks, A as ACTION_IDS, CHAR_WORDS };
