@@ -825,6 +825,13 @@ const noneLeft = (m, replaced) => (code) => {
 
 function Picker({ pick, m, write, setPick, refused }) {
   const close = () => setPick(null);
+  // The keyboard lands in the picker it opened (Escape closes it).
+  const box = useRef(null);
+  const which = JSON.stringify(pick);
+  useEffect(() => {
+    const first = box.current && box.current.querySelector(".vg-current, button:not(:disabled)");
+    if (first) first.focus({ preventScroll: true });
+  }, [which]);
   const n = m.n;
   let title = "";
   let body = null;
@@ -903,7 +910,7 @@ function Picker({ pick, m, write, setPick, refused }) {
   } else if (pick.kind === "space") {
     const { k, s } = pick;
     const p = m.paintings[k];
-    if (!p) { close(); return null; }
+    if (!p) return null;
     const o = p.orientations[s];
     const size = p.orientations.length || p.occ.length;
     title = `painting ${k + 1}, space ${s + 1}` + (o ? ` (requires ${o})` : "");
@@ -990,7 +997,8 @@ function Picker({ pick, m, write, setPick, refused }) {
     title = "phase and the turn under way";
     body = html`<${UnderWay} m=${m} write=${write} />`;
   }
-  return html`<div class="vg-picker" role="dialog" aria-label=${title}>
+  const key = (e) => { if (e.key === "Escape") { e.preventDefault(); close(); } };
+  return html`<div class="vg-picker" role="dialog" aria-label=${title} ref=${box} onKeyDown=${key}>
     <div class="vg-picker-head"><strong>${title}</strong>
       <button type="button" class="vg-close" onClick=${close} aria-label="close the picker">×</button></div>
     ${refused ? html`<p class="vg-refused-text">${refused.join(" ")}</p>` : null}
