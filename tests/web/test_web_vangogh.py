@@ -67,6 +67,8 @@ def shortest(spec, text):
 
 
 def open_setup(page, served, spec):
+    if not hasattr(page, "read_texts"):
+        watch_reads(page)
     page.goto(served.url + "/#/setup/" + urllib.parse.quote(spec))
     page.wait_for_selector(".vg-table svg")
 
@@ -93,8 +95,23 @@ def notation_box(page):
     return page.input_value("#notation-text")
 
 
-def wait_loaded(page):
-    """The page read the text and the loader took it (no refusal shown)."""
+def watch_reads(page):
+    """Record the texts the page had Engine.ReadPosition read (and answered)."""
+    page.read_texts = []
+
+    def seen(response):
+        if response.url.endswith("/easel.v1.Engine/ReadPosition"):
+            page.read_texts.append(json.loads(response.request.post_data)["notation"]["text"])
+    page.on("response", seen)
+
+
+def wait_loaded(page, timeout=20.0):
+    """The page read the text now in its box, and the loader took it."""
+    text = notation_box(page)
+    end = time.monotonic() + timeout
+    while text not in page.read_texts:
+        assert time.monotonic() < end, "the page never read its text"
+        page.wait_for_timeout(50)
     page.wait_for_function(
         "() => !document.querySelector('.reading') && !document.querySelector('.refusals')")
 
@@ -141,6 +158,7 @@ def test_set_up_the_3_player_sample_by_clicks_then_a_hint_is_drawn(view, page, p
     assert "Player 3 · pink · to move" in p.inner_text(".vg-table")
 
     # a hint: the ranked turns come, the best one is drawn on the table
+    p.click(".vg-picker .vg-close")
     p.click(".hint button.ask")
     p.wait_for_selector(".candidates .candidate", timeout=60_000)
     p.wait_for_selector(".vg-steps li")
@@ -148,8 +166,12 @@ def test_set_up_the_3_player_sample_by_clicks_then_a_hint_is_drawn(view, page, p
     steps = p.locator(".vg-steps li").all_inner_texts()
     assert steps and all("player 3" in s or "chance" in s for s in steps), steps
     assert p.locator(".vg-table .vg-stepbadge").count() >= 1
-    p.click(".hint button.stop") if p.locator(".hint button.stop").is_enabled() else None
-    shot(p, f"web-vangogh-hint-{view}.png")
+    try:        # the search stops itself once its leading turns are told apart
+        p.wait_for_selector('.hint[data-state="settled"]', timeout=30_000)
+    except Exception:
+        p.click(".hint button.stop")
+    path = shot(p, f"web-vangogh-hint-{view}.png")
+    p.locator(".table-frame").screenshot(path=path)     # the table, the turn drawn and its steps
     assert p.evaluate("document.documentElement.scrollWidth") <= p.viewport_size["width"]
     assert_clean(p, served)
 

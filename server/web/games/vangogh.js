@@ -441,10 +441,14 @@ function Table({ info, setup, refusals, turn }) {
     return html`<div class="vg-table" ref=${ref}><p>No Van Gogh position to draw.</p></div>`;
   }
   const base = modelFromState(st);
-  const stale = setup && (refusals || []).length > 0;
-  const m = stale ? overlay(base, setup.notation) : base;
-  if (setup && !stale) m.written = statements(setup.notation);
-  const narrow = width < 640;
+  // The pickers write from the text as it is now: clicks may come faster than
+  // the page reads them, and a line composed from the last answer would undo
+  // the clicks not yet read. Lines that do not read plainly keep the answer's.
+  const m = setup ? overlay(base, setup.notation) : base;
+  if (setup && !(refusals || []).length) { m.bag = base.bag; m.whites = base.whites; }
+  // One drawing unit is about one pixel from 400 to 960 wide: text stays
+  // readable, and the columns follow the room there is.
+  const W = Math.round(Math.max(400, Math.min(960, width || 800)));
   const refusedParts = {};
   for (const r of refusals || []) {
     const part = partOfField(r.field, r.line, setup?.notation);
@@ -452,7 +456,7 @@ function Table({ info, setup, refusals, turn }) {
   }
   const write = setup ? (kw, value) => setup.setNotation(setLine(setup.notation, kw, value)) : null;
   const open = setup ? (p) => () => setPick(p) : () => null;
-  const drawing = drawTable(m, { narrow, refusedParts, open, pick, setup, turn, info: shown });
+  const drawing = drawTable(m, { W, refusedParts, open, pick, setup, turn, info: shown });
   return html`<div class="vg-table" ref=${ref}>
     ${drawing}
     ${turn && turn.length ? html`<ol class="vg-steps">${turn.map((s, i) => html`<li key=${i}>
@@ -486,8 +490,8 @@ function pickPart(pick) {
 }
 
 function drawTable(m, ctx) {
-  const { narrow, refusedParts, open, pick, setup, turn, info } = ctx;
-  const W = narrow ? 400 : 960;
+  const { W, refusedParts, open, pick, setup, turn, info } = ctx;
+  const narrow = W < 640;
   const pad = 8;
   const T = narrow ? 31 : 34;              // a Minigogh tile
   const step = T + 4;
@@ -541,7 +545,7 @@ function drawTable(m, ctx) {
   }
 
   // Paintings on offer.
-  const cols = narrow ? 1 : 3;
+  const cols = W >= 680 ? 3 : 1;            // three across, or one under another
   const gap = 8;
   const colW = (W - 2 * pad - (cols - 1) * gap) / cols;
   const sp = Math.min(step + 2, (colW - 16) / 7);
@@ -625,7 +629,7 @@ function drawTable(m, ctx) {
   y += T + 14;
 
   // Characters: chosen this round, Minigoghs waiting on them.
-  const ccols = narrow ? 3 : 6;
+  const ccols = W >= 900 ? 6 : 3;
   const cw = (W - 2 * pad - (ccols - 1) * 6) / ccols;
   const chH = 30 + T + 8;
   m.charNames.forEach((name, c) => {
@@ -667,7 +671,7 @@ function drawTable(m, ctx) {
   y += charRows * (chH + 6) + 8;
 
   // Palettes: score, token, active area, inactive area (1/3/5 EP when empty).
-  const pcols = narrow ? 1 : 2;
+  const pcols = W >= 820 ? 2 : 1;
   const pw = (W - 2 * pad - (pcols - 1) * 10) / pcols;
   const palH = 26 + T + 20;
   m.palettes.forEach((pal, p) => {
@@ -769,7 +773,7 @@ function drawTable(m, ctx) {
         const k = (seen[id] = (seen[id] || 0) + 1);
         marks.push(html`<rect key=${`m${i}${id}${kind}`} class=${`vg-mark vg-${kind}`}
             x=${b.x - 3} y=${b.y - 3} width=${b.w + 6} height=${b.h + 6} rx="6" />`);
-        const bx = b.x + b.w - 2 - (k - 1) * 16;
+        const bx = b.x + b.w - 2 - (k - 1) * 20;
         marks.push(html`<g key=${`b${i}${id}${kind}`} class="vg-stepbadge">
           <circle cx=${bx} cy=${b.y - 1} r="9" fill=${kind === "target" ? "#b3001b" : "#1d1d1d"} />
           <text x=${bx} y=${b.y + 3} text-anchor="middle" font-size="11" font-weight="700"
