@@ -183,6 +183,24 @@ def wait_loaded(page, timeout=20.0):
         "() => !document.querySelector('.reading') && !document.querySelector('.refusals')")
 
 
+def set_up_by_clicks(page, served, spec, clicks, view):
+    """From NewGame's initial position, the clicks; then the page's text, written
+    the shortest way (one more click), is the sample's shortest form. Prints
+    the clicks and the time they took (the page's reads included)."""
+    n = spec.split("=")[1].rstrip(")")
+    want = shortest(spec, samples(page, served)[n])
+    open_setup(page, served, spec)
+    assert "phase setup_cards" in notation_box(page)
+    start = time.monotonic()
+    for what in clicks:
+        click(page, what)
+    wait_loaded(page)
+    seconds = time.monotonic() - start
+    page.click('button:text-is("Write it the shortest way")')
+    assert notation_box(page) == want
+    print(f"\n{spec} {view}: {len(clicks) + 1} clicks, {seconds:.1f} s")
+
+
 def test_every_sample_is_a_reachable_position_in_its_shortest_form(page, served):
     got = samples(page, served)
     assert sorted(got) == ["1", "2", "3", "4", "5"]
@@ -207,18 +225,7 @@ def test_the_action_ids_the_turn_drawing_reads_are_the_games(page, served):
 @pytest.mark.parametrize("view", ["desktop", "phone"])
 def test_set_up_the_3_player_sample_by_clicks_then_a_hint_is_drawn(view, page, phone, served, shot):
     p = page if view == "desktop" else phone
-    spec = "vangogh(players=3)"
-    want = shortest(spec, samples(p, served)["3"])
-    open_setup(p, served, spec)
-    assert "phase setup_cards" in notation_box(p)          # NewGame's initial position
-    start = time.monotonic()
-    for what in CLICKS_3P:
-        click(p, what)
-    wait_loaded(p)
-    seconds = time.monotonic() - start
-    p.click('button:text-is("Write it the shortest way")')
-    assert notation_box(p) == want
-    print(f"\n{view}: {len(CLICKS_3P) + 1} clicks, {seconds:.1f} s")
+    set_up_by_clicks(p, served, "vangogh(players=3)", CLICKS_3P, view)
     # the table shows what was clicked, from the position the server read
     assert p.locator('[data-part="space:2:1"]').get_attribute("aria-label").endswith(
         "pink-upside down")
@@ -307,16 +314,6 @@ def test_set_up_a_sample_by_clicks_derived_from_its_view(players, page, served):
     # The same set-up for the other player counts, its clicks read off the
     # sample's JSON view (clicks_for); the 3-player list above is that kind.
     spec = f"vangogh(players={players})"
-    text = samples(page, served)[str(players)]
-    want = shortest(spec, text)
-    clicks = clicks_for(spec, text)
-    open_setup(page, served, spec)
-    start = time.monotonic()
-    for what in clicks:
-        click(page, what)
-    wait_loaded(page)
-    seconds = time.monotonic() - start
-    page.click('button:text-is("Write it the shortest way")')
-    assert notation_box(page) == want
-    print(f"\n{spec}: {len(clicks) + 1} clicks, {seconds:.1f} s")
+    set_up_by_clicks(page, served, spec, clicks_for(spec, samples(page, served)[str(players)]),
+                     "desktop")
     assert_clean(page, served)
