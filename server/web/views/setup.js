@@ -61,7 +61,8 @@ function Derived({ mod, info, game }) {
   if (!info) return null;
   let rows = [];
   try { rows = mod.derived(info.state || {}) || []; } catch (e) { rows = [{ label: "derived", value: `(${e.message})` }]; }
-  const who = info.currentPlayer >= 0 ? `player ${info.currentPlayer + 1}`
+  const current = info.currentPlayer ?? 0;     // proto3 JSON leaves a 0 out
+  const who = current >= 0 ? `player ${current + 1}`
     : info.kind === "NODE_KIND_CHANCE" ? "chance (a draw or a roll)" : "nobody: the game is over";
   return html`<dl class="derived" aria-label="what the server derived">
     <div><dt>to move</dt><dd>${who}</dd></div>
@@ -83,6 +84,7 @@ export default function Setup({ path, games }) {
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const [turn, setTurn] = useState(null);
+  const [readText, setReadText] = useState(null);   // the text the answers shown are of
   const [scroll, setScroll] = useState(0);
   const area = useRef(null);
   const seq = useRef(0);
@@ -136,7 +138,7 @@ export default function Setup({ path, games }) {
     } catch (e) {
       if (mine === seq.current) setError(e);
     } finally {
-      if (mine === seq.current) setBusy(false);
+      if (mine === seq.current) { setBusy(false); setReadText(t); }
     }
   }
 
@@ -170,7 +172,9 @@ export default function Setup({ path, games }) {
   const lineCount = Math.max(1, text.split("\n").length);
   const loaded = info && !refusals.length;
   const Table = mod.Table;
-  return html`<section class="setup" data-game=${name}>
+  // data-synced: the table, refusals and hint are of the text as it stands (tests wait for it)
+  return html`<section class="setup" data-game=${name}
+                       data-synced=${readText === text ? "true" : "false"}>
     <h2>${game.longName || game.name}: set up
       <span class="spec">${spec}</span></h2>
     <div class="columns">
