@@ -17,7 +17,7 @@ import urllib.parse
 
 import pytest
 
-from conftest import assert_clean
+from web_helpers import assert_clean
 from easel.engine import registry
 from easel.engine.vangogh import rules
 
@@ -268,6 +268,7 @@ def test_a_refused_edit_is_marked_on_the_part_it_names(page, phone, served, shot
         assert "'XX' is not a Minigogh" in p.inner_text(".vg-picker .vg-refused-text")
         shot(p, f"web-vangogh-refused-{view}.png")
         assert p.evaluate("document.documentElement.scrollWidth") <= p.viewport_size["width"]
+        assert_clean(p, served)         # a refusal is an answer, not an error
 
 
 def test_parts_are_keyboard_buttons_and_pickers_offer_sensible_values(page, served):
