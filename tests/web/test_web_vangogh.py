@@ -277,6 +277,10 @@ def test_parts_are_keyboard_buttons_and_pickers_offer_sensible_values(page, serv
     open_setup(page, served, spec)
     page.fill("#notation-text", text)
     wait_loaded(page)
+    # what the page derived, in the rulebook's words and colour order
+    derived = page.inner_text(".derived")
+    assert "Y3 B3 P1 G2 V4 (13 Minigoghs)" in derived, derived
+    assert "2 of 3" in derived and "player 2" in derived          # turn of the round, starter
     space = page.locator('[data-part="space:0:1"]')         # painting 1, space 2: upright
     assert space.get_attribute("role") == "button" and space.get_attribute("tabindex") == "0"
     space.focus()

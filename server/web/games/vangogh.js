@@ -1055,7 +1055,8 @@ function UnderWay({ m, write }) {
 
 function derived(state) {
   if (!state || !state.bag) return [];
-  const bag = Object.entries(state.bag);
+  // in the rulebook's colour order (a Struct's keys come sorted by name)
+  const bag = COLOURS.slice(0, 5).map((c) => [c, state.bag[c] ?? 0]);
   const names = state.card_names || [];
   const tpr = state.players === 2 ? 4 : state.players === 1 ? 3 : state.players;
   const out = [
