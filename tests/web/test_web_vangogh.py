@@ -26,7 +26,7 @@ from easel.engine.vangogh import rules
 # the clicks is reported). Parts are the table's data-part ids; picker
 # buttons are named by their Minigogh code, card id or text.
 CLICKS_3P = [
-    ("part", "underway"), ("line", "phase", "—"),               # a turn begins: no set-up phase
+    ("part", "begin"),                                          # a turn begins: no set-up phase
     ("part", "painting:0"), ("card", 4),                        # Placeholder painting 5
     ("part", "painting:1"), ("card", 10),                       # Placeholder painting 11
     ("part", "painting:2"), ("card", 5),                        # Placeholder painting 6
@@ -71,7 +71,7 @@ def clicks_for(spec, text):
     moves on to the next space or slot by itself after each Minigogh."""
     game = registry.load_game(spec)
     v = game.state_from_notation(text).to_json()
-    out = [("part", "underway"), ("line", "phase", "—")]
+    out = [("part", "begin")]
     for k, p in enumerate(v["paintings"]):
         out += [("part", f"painting:{k}"),
                 ("card", p["card"]) if p["card"] >= 0 else ("button", "- (empty slot: the deck ran out)")]

@@ -536,12 +536,19 @@ function drawTable(m, ctx) {
     x += w + 6;
   }
   y += chipH + 12;
-  if (setup && String(m.phase).startsWith("setup")) {
-    els.push(html`<text key="setupnote" x=${pad} y=${y + 4} font-size="12.5" fill="#8a3b00">
-      ${narrow ? "Being set up: to begin at a turn, click Phase, then —."
-        : "The game is being set up (phase " + m.phase + "): to enter a game under way, click Phase, then — (a turn begins)."}
-      </text>`);
-    y += 16;
+  if (setup && String(m.phase).startsWith("setup") && !m.written.doing) {
+    // NewGame's position is the box being set up; a table in play begins at a turn.
+    const text = narrow ? "▶ Begin at a turn (the set-up is done)"
+      : `▶ Begin at a turn: the set-up (phase ${m.phase}) is done`;
+    const w = textWidth(text, 13);
+    pos.begin = { x: pad, y, w, h: chipH };
+    els.push(html`<${Part} key="begin" id="begin" label="begin at a turn: the set-up is done"
+        onOpen=${() => setup.setNotation(setLine(setup.notation, "phase", null))} box=${pos.begin}>
+      <rect x=${pad} y=${y} width=${w} height=${chipH} rx="13" fill="#8a3b00" />
+      <text x=${pad + w / 2} y=${y + 17.5} text-anchor="middle" font-size="13" fill="#fff"
+        font-weight="700">${text}</text>
+    </${Part}>`);
+    y += chipH + 10;
   }
 
   // Paintings on offer.
@@ -556,7 +563,8 @@ function drawTable(m, ctx) {
     const cy = y + Math.floor(k / cols) * (cardH + gap);
     const id = `painting:${k}`;
     pos[id] = { x: cx, y: cy, w: colW, h: cardH };
-    const title = p ? p.name : "(empty slot: the deck ran out)";
+    const title = p ? p.name : String(m.phase).startsWith("setup")
+      ? "(no painting yet: click to choose)" : "(empty slot: the deck ran out)";
     const head = html`<${Part} key=${id} id=${id} open=${isOpen({ kind: "painting", k })}
         label=${`painting ${k + 1}: ${p ? p.name : "empty slot"} — choose the painting`}
         onOpen=${setup && open({ kind: "painting", k })} refused=${ref(id)}
