@@ -74,7 +74,7 @@ def main(argv=None) -> int:
         result = tally(records, args.iterations)
         cpu = time.process_time() - cpu
     print(f"{args.game}: {args.games} game(s), review at {args.iterations} iterations a turn "
-          f"({cpu:.0f} s CPU)")
+          f"({cpu:.1f} s CPU)")
     print(report(result))
     return 0
 
