@@ -40,7 +40,8 @@ def measure(spec: str = "vangogh", games: int = 3, iterations: int = review.DEFA
                     "second_searches": sum(d.source.startswith("searched") for d in decisions),
                     "wall": wall, "cpu": cpu,
                     "per_turn": wall / max(len(searched), 1),
-                    "flagged": len(review.flagged(decisions))})
+                    "flagged": len(review.flagged(decisions)),
+                    "by_points": sum(d.cause == "points" for d in review.flagged(decisions))})
     return out
 
 
@@ -49,7 +50,8 @@ def report(spec: str, rows: list[dict], iterations: int) -> str:
              f"{len(rows)} game(s) of {PLAYERS} self-play"]
     for i, r in enumerate(rows):
         lines.append(f"  game {i}: {r['turns']} turns ({r['searched']} searched, "
-                     f"{r['second_searches']} second searches, {r['flagged']} flagged): "
+                     f"{r['second_searches']} second searches, {r['flagged']} flagged, "
+                     f"{r['by_points']} by points): "
                      f"{r['wall']:.1f} s wall, {r['cpu']:.1f} s CPU, "
                      f"{1000 * r['per_turn']:.0f} ms a turn")
     lines.append(f"  median: {statistics.median(r['wall'] for r in rows):.1f} s wall a game, "

@@ -46,6 +46,11 @@ cdef struct TurnStatsC:
     double sum_u2                  # sum of the root player's squared utility
     double sum_win[MAX_PLAYERS]    # sum of win shares (1/k for a k-way tie for first)
     double sum_score[MAX_PLAYERS]  # sum of final scores (when the game has scores)
+    # The root player's final score margin over the best other player (the
+    # score alone in a one-player game), summed and squared: the variance
+    # behind a review's points lost (search/review.py) is read from them.
+    double sum_margin
+    double sum_margin2
 
 
 # The options a tree takes: the search options of search/params.py marked
@@ -59,6 +64,7 @@ cdef struct TreeOptionsC:
     int rollout            # ROLLOUT_RANDOM or ROLLOUT_POLICY
     int rollout_depth      # decisions a playout makes before the evaluation; -1: to the end
     double margin_weight   # weight of the score-margin term in the utilities
+    double margin_cap      # the margin, in score scales, is clamped to [-margin_cap, margin_cap]
     double policy_bias     # weight of the bias toward the rollout policy's move
 
 

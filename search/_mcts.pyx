@@ -76,7 +76,8 @@ NODE_DTYPE = np.dtype([
     ("flags", np.int8), ("pad", np.int8)])
 STATS_DTYPE = np.dtype([
     ("n", np.float64), ("sum_u", np.float64, (MAX_PLAYERS,)), ("sum_u2", np.float64),
-    ("sum_win", np.float64, (MAX_PLAYERS,)), ("sum_score", np.float64, (MAX_PLAYERS,))])
+    ("sum_win", np.float64, (MAX_PLAYERS,)), ("sum_score", np.float64, (MAX_PLAYERS,)),
+    ("sum_margin", np.float64), ("sum_margin2", np.float64)])
 
 
 # ln(n) for the availability counts UCB1 meets most (small ones, deep in the
@@ -557,7 +558,8 @@ cdef class Tree:
         """The final scores (when the game has them) and the utilities the
         nodes add: the returns, plus margin_weight times the score margin
         over the best other player, divided by the game's score scale and
-        clamped to [-1, 1] (with scores, several players and a weight)."""
+        clamped to [-margin_cap, margin_cap] (with scores, several players
+        and a weight)."""
         cdef const GameC* g = self.g
         cdef int q, i, np_ = g.facts.num_players
         cdef bint have_scores = g.scores != NULL
@@ -573,10 +575,10 @@ cdef class Tree:
                     if i != q and out.sc[i] > other:
                         other = out.sc[i]
                 margin = (out.sc[q] - other) / g.facts.score_scale
-                if margin > 1.0:
-                    margin = 1.0
-                elif margin < -1.0:
-                    margin = -1.0
+                if margin > self.opt.margin_cap:
+                    margin = self.opt.margin_cap
+                elif margin < -self.opt.margin_cap:
+                    margin = -self.opt.margin_cap
                 out.u[q] = out.r[q] + self.opt.margin_weight * margin
 
     cdef inline void _backpropagate(self, int depth, OutcomeC* out) noexcept nogil:
@@ -584,18 +586,27 @@ cdef class Tree:
         the mover's utility, and inside the root player's turn the full
         statistics (utilities, win shares: 1/k for a k-way tie for first, a
         solo game won at returns >= 0; scores; the root player's squared
-        utility)."""
+        utility; the root player's score margin over the best other player
+        and its square)."""
         cdef NodeC* nodes = self.nodes
         cdef TurnStatsC* st
         cdef int i, c, q, n_top = 0, np_ = self.g.facts.num_players
         cdef bint have_scores = self.g.scores != NULL
-        cdef double top = out.r[0]
+        cdef double top = out.r[0], margin = 0.0, other
         for q in range(1, np_):
             if out.r[q] > top:
                 top = out.r[q]
         for q in range(np_):
             if out.r[q] >= top - 1e-9:
                 n_top += 1
+        if have_scores and self.root_player >= 0:
+            margin = out.sc[self.root_player]
+            if np_ > 1:
+                other = -1e300
+                for q in range(np_):
+                    if q != self.root_player and out.sc[q] > other:
+                        other = out.sc[q]
+                margin -= other
         for i in range(1, depth + 1):
             c = self.path[i]
             nodes[c].n_visits += 1
@@ -614,6 +625,9 @@ cdef class Tree:
                         st.sum_score[q] += out.sc[q]
                 if self.root_player >= 0:
                     st.sum_u2 += out.u[self.root_player] * out.u[self.root_player]
+                    if have_scores:
+                        st.sum_margin += margin
+                        st.sum_margin2 += margin * margin
         nodes[0].n_visits += 1
 
     # -- Python face -------------------------------------------------------

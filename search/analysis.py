@@ -36,6 +36,10 @@ class Candidate:
     ci: float                         # 95% half-width of `value`
     pv: list[PVStep] = field(default_factory=list)   # what follows the turn
     votes: int = 0                    # PIMC: worlds whose best action this is
+    # Games with scores: the spread (standard deviation over the playouts)
+    # of the root player's final score margin over the best other player,
+    # in points: the noise of the expected margin, with `visits`
+    margin_sd: float | None = None
 
     @property
     def turn_text(self) -> str:
@@ -200,13 +204,15 @@ class _TurnReader:
         """The candidate of one whole turn (its members: the trees where it
         ends), described along its most visited member's path."""
         n_players, player = self.n_players, self.player
-        n, sum_u2 = 0.0, 0.0
+        n, sum_u2, sum_m, sum_m2 = 0.0, 0.0, 0.0, 0.0
         sums = {"sum_u": None, "sum_win": None, "sum_score": None}
         for t, _, row in members:
             if row["ext"] >= 0:
                 st = self.trees[t].turn_stats(int(row["ext"]))
                 n += float(st["n"])
                 sum_u2 += float(st["sum_u2"])
+                sum_m += float(st["sum_margin"])
+                sum_m2 += float(st["sum_margin2"])
                 for name in sums:
                     sums[name] = st[name].copy() if sums[name] is None else sums[name] + st[name]
         t, path, _ = max(members, key=lambda m: int(m[2]["n_visits"]))
@@ -218,10 +224,12 @@ class _TurnReader:
                   else [0.0] * n_players)
         mean = values[player]
         var = max(sum_u2 / n - mean * mean, 0.0)
+        margin_var = max(sum_m2 / n - (sum_m / n) ** 2, 0.0)
         return Candidate(
             action=action, text=turn[0].text, turn=turn, visits=visits, value=mean,
             values=values,
             win_prob=(float(sums["sum_win"][player]) / n if sums["sum_win"] is not None else 0.0),
             scores=([float(x) / n for x in sums["sum_score"][:n_players]]
                     if self.has_scores and sums["sum_score"] is not None else None),
-            ci=Z95 * math.sqrt(var / n), votes=self.votes.get(action, 0), pv=pv)
+            ci=Z95 * math.sqrt(var / n), votes=self.votes.get(action, 0), pv=pv,
+            margin_sd=math.sqrt(margin_var) if self.has_scores else None)

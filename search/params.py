@@ -28,7 +28,7 @@ from .errors import SearchError
 
 # Node budget of one search, summed over its trees (threads, PIMC worlds):
 # 2^22 nodes of 32 bytes, 128 MiB, plus the turn statistics of the nodes
-# inside the root player's turn (256 bytes each).
+# inside the root player's turn (272 bytes each).
 DEFAULT_MAX_NODES = 1 << 22
 # The least share of the node budget a tree may get: its first arena
 # (search/_mcts.pyx). A budget that gives a tree less is refused, so that
@@ -180,6 +180,11 @@ MCTS: dict[str, Param] = {p.name: p for p in [
           "game's evaluation (-1: play to the end)", low=-1, high=10 ** 6, tree=True, game=True),
     Param("margin_weight", float, 0.0, "weight of the score margin (divided by the game's "
           "score scale) added to the rank utility", low=0, high=1, tree=True, game=True),
+    # A review searches with a wide cap, so that its search still tells the
+    # turns of a decided game apart by points (search/review.py).
+    Param("margin_cap", float, 1.0, "the score margin, in score scales, is capped at "
+          "this either way before margin_weight weighs it", low=0, high=1000, low_open=True,
+          tree=True, game=True),
     Param("policy_bias", float, 0.0, "bias toward the rollout policy's move in the tree, "
           "policy_bias * sqrt(availability) / (visits + 1) (0: none)",
           low=0, high=1e9, tree=True, game=True),

@@ -27,12 +27,17 @@ players, that player's): its win probability (Candidate.win_prob, the share
 of playouts it wins) and its expected result (Candidate.value, the utility
 the search maximises, as a share of its scale, Search.value_range: in a
 game that weighs the score margin, the rank and the margin; else the rank
-alone, and then for two players the same as the win probability). The loss
-is the larger of the two drops from the best turn to the played one, each
-less one standard error of the difference (a drop within the search's noise
-is no loss), never below 0 (a played turn the search rates above its own
-choice lost nothing): a turn that throws away points in a game already
-decided loses no win probability but may still lose expected result.
+alone, and then for two players the same as the win probability); and, in
+a game whose search weighs the score margin, its expected final margin over
+the best other player, in points. The loss is the largest of the drops from
+the best turn to the played one (the margin's over POINTS_UNIT score
+scales), each less one standard error of the difference (a drop within the
+search's noise is no loss), never below 0 (a played turn the search rates
+above its own choice lost nothing): a turn that throws away points in a
+game already decided loses no win probability, but loses points, as KaTrain
+judges Go (docs/review.md, "Points"). The review's searches weigh the margin
+up to MARGIN_CAP score scales, so that their best turn of a decided game is
+chosen for its points.
 """
 from __future__ import annotations
 
@@ -53,6 +58,15 @@ READ_FIRST = 8             # candidates read first (the best, and most often the
 READ_MORE = 100            # beyond this many, every candidate is read
 GROW_TIMES = 4             # extra runs to reach a played turn the budget did not try
 
+# The review's searches cap the score margin they weigh at this many score
+# scales (search option margin_cap; a bot's is 1): past a bot's cap its
+# search sees no difference between the turns of a decided game, and the
+# points term needs a best turn found for its points (docs/review.md, "Points").
+MARGIN_CAP = 4.0
+# The points term of a turn's loss (docs/review.md, "Points"): a drop of
+# POINTS_UNIT times the game's score_scale points of expected margin counts
+# as a drop of 1 (100 points of 100) in win probability.
+POINTS_UNIT = 1.0
 # Loss thresholds, in win probability (docs/review.md, "Thresholds"): the
 # lower bound of each class.
 INACCURACY = 0.05
@@ -98,6 +112,9 @@ class ReviewedDecision:
     best_value: float = float("nan")     # the best turn's
     played_margin: float | None = None   # games with scores: the expected final score margin
     best_margin: float | None = None     # over the best other player, played and best turn
+    margin_se: float | None = None       # the standard error of best_margin - played_margin
+    cause: str = ""           # the drop that decided the loss: "win probability",
+    #                           "expected result" or "points"; "" for no loss
     forced: bool = False      # no other turn was legal: not counted
     iterations: int = 0       # searched for this decision, all searches
     seconds: float = 0.0
@@ -151,6 +168,14 @@ def classify(loss: float) -> str:
     if loss >= INACCURACY:
         return "inaccuracy"
     return "good"
+
+
+def cause_text(d: ReviewedDecision) -> str:
+    """The drop that decided a turn's loss, as a table shows it: for points,
+    the expected margins of the played and the best turn."""
+    if d.cause == "points" and d.played_margin is not None and d.best_margin is not None:
+        return f"points (margin {d.played_margin:+.1f} against {d.best_margin:+.1f})"
+    return d.cause
 
 
 def decision_accuracy(loss: float) -> float:
@@ -207,6 +232,16 @@ def _win_se(candidate) -> float:
     return math.sqrt(p * (1.0 - p) / (n + 2.0))
 
 
+def _margin_se(candidate, spread: float) -> float:
+    """The standard error of a candidate's expected margin: the margin's
+    spread over its visits, with two playouts of the game's typical
+    spread (`spread`, its score_scale) added, so that a few agreeing
+    playouts do not read as certain (as _win_se adds a win and a loss)."""
+    n = max(candidate.visits, 0)
+    var = (n * candidate.margin_sd ** 2 + 2.0 * spread ** 2) / (n + 2.0)
+    return math.sqrt(var / (n + 2.0))
+
+
 def _margin(candidate, player: int):
     """The expected final score of `player` less the best other player's
     (the score alone in a one-player game), or None for a game without scores."""
@@ -238,6 +273,35 @@ def _find(search, played):
         k = 4 * k if 4 * k < READ_MORE else None
 
 
+def losses(best, found, player: int, value_range, score_scale: float, points: bool):
+    """(loss, cause, margin standard error) of the turn valued by the
+    candidate `found` against the best turn's `best`, for `player`: the
+    largest of the drops in win probability, in expected result (a share of
+    `value_range`) and, with `points` (a game whose search weighs the score
+    margin), in expected score margin over POINTS_UNIT * `score_scale`
+    points (at most 1), each less one standard error of the difference (a
+    drop within the search's noise is no loss), never below 0. The cause
+    names the drop that decided ("" when nothing was lost); the margin's
+    standard error is None without scores."""
+    low, high = value_range
+    share = _share(value_range)
+    drops = {
+        "win probability": best.win_prob - found.win_prob
+        - math.hypot(_win_se(best), _win_se(found)),
+        "expected result": share(best.value) - share(found.value)
+        - math.hypot(best.ci, found.ci) / Z95 / (high - low)}
+    margins = (_margin(best, player), _margin(found, player))
+    margin_se = None
+    if None not in margins and best.margin_sd is not None and found.margin_sd is not None:
+        margin_se = math.hypot(_margin_se(best, score_scale), _margin_se(found, score_scale))
+        if points and score_scale > 0:
+            drops["points"] = min((margins[0] - margins[1] - margin_se)
+                                  / (POINTS_UNIT * score_scale), 1.0)
+    cause = max(drops, key=drops.get)          # the first of equal drops
+    loss = max(drops[cause], 0.0)
+    return loss, (cause if loss > 0 else ""), margin_se
+
+
 def _forced(state, played) -> bool:
     walk = state.clone()
     for a in played:
@@ -264,8 +328,8 @@ class Reviewer:
         from .seeds import mix
         from .tree_search import Search
         s = self.settings
-        search = Search(self.game, state, seed=mix(s.seed, salt), threads=s.threads,
-                        **s.options)
+        options = {"margin_cap": MARGIN_CAP, **s.options}
+        search = Search(self.game, state, seed=mix(s.seed, salt), threads=s.threads, **options)
         if self.attach is not None:
             self.attach(search)
         search.run(s.iterations, s.seconds)
@@ -302,21 +366,17 @@ class Reviewer:
             iterations += more
             # the turn as searched to its end from its last decision's position
             best_turn = best_turn[:-1] + _turn_actions(best)
-        low, high = search.value_range()
-        share = _share((low, high))
-        value, best_value = share(found.value), share(best.value)
-        # A drop within the noise of the two estimates is not a loss: each
-        # drop is counted less one standard error of the difference.
-        win_se = math.hypot(_win_se(best), _win_se(found))
-        value_se = math.hypot(best.ci, found.ci) / Z95 / (high - low)
-        loss = max(best.win_prob - found.win_prob - win_se, best_value - value - value_se, 0.0)
+        share = _share(search.value_range())
+        loss, cause, margin_se = losses(best, found, point.player, search.value_range(),
+                                        self.game.facts().score_scale, search.weighs_margin())
         return ReviewedDecision(point.step, point.move, point.player, list(played), text,
                                 found.win_prob, found.visits, source, list(best_turn),
                                 _texts(state, best_turn), best.win_prob, best.visits, loss,
                                 classify(loss),
-                                played_value=value, best_value=best_value,
+                                played_value=share(found.value), best_value=share(best.value),
                                 played_margin=_margin(found, point.player),
-                                best_margin=_margin(best, point.player),
+                                best_margin=_margin(best, point.player), margin_se=margin_se,
+                                cause=cause,
                                 iterations=iterations, seconds=time.perf_counter() - started)
 
     def _value(self, search, state, turn, salt):

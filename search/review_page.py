@@ -64,7 +64,7 @@ def graph(decisions, num_players: int, size=WIDE, cls: str = "wide") -> str:
             parts.append(f'<circle cx="{x(d.step):.1f}" cy="{y(d.played_win):.1f}" r="{r}" '
                          f'fill="none" stroke="{colour}" stroke-width="2">'
                          f'<title>move {d.move}, player {d.player + 1}: {d.classification}, '
-                         f'-{100 * d.loss:.1f} points</title></circle>')
+                         f'-{100 * d.loss:.1f} in {_esc(d.cause)}</title></circle>')
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -124,9 +124,11 @@ def page(game: str, decisions, num_players: int, settings_text: str, title: str 
            f"<title>Review: {_esc(title or game)}</title><style>{STYLE}</style></head><body>",
            f"<h1>Review of {_esc(title or game)}</h1>",
            f'<p class="meta">{_esc(game)}; {len(decisions)} turns reviewed; '
-           f'{_esc(settings_text)}. A turn\'s loss is the larger drop, from the best turn to '
-           f'the one played, of win probability and of expected result (the search\'s value, '
-           f'with the score margin where the game weighs it), in points of 100. '
+           f'{_esc(settings_text)}. A turn\'s loss is the largest drop, from the best turn to '
+           f'the one played, of win probability, of expected result (the search\'s value, '
+           f'with the score margin where the game weighs it) and, where the game weighs the '
+           f'margin, of points of score (a drop of {review.POINTS_UNIT:g} score scale counts '
+           f'as 100), in points of 100. '
            f'Inaccuracy from {100 * review.INACCURACY:g}, mistake from '
            f'{100 * review.MISTAKE:g}, blunder from {100 * review.BLUNDER:g}.</p>',
            "<h2>Win probability</h2>",
@@ -148,12 +150,13 @@ def page(game: str, decisions, num_players: int, settings_text: str, title: str 
     if flagged:
         out.append(_table(
             ["move", "player", "played", "win", "result", "better", "win", "result", "loss",
-             "class"],
+             "class", "lost in"],
             [(d.classification, [("n", d.move), ("", f"player {d.player + 1}"),
                                  ("turn", d.played_text), ("n", _pct(d.played_win)),
                                  ("n", _pct(d.played_value)), ("turn", d.best_text),
                                  ("n", _pct(d.best_win)), ("n", _pct(d.best_value)),
-                                 ("n", f"-{100 * d.loss:.1f}"), ("", d.classification)])
+                                 ("n", f"-{100 * d.loss:.1f}"), ("", d.classification),
+                                 ("", review.cause_text(d))])
              for d in flagged]))
     else:
         out.append("<p>No turn lost enough to be flagged.</p>")

@@ -158,18 +158,25 @@ class Search:
     def value_range(self) -> tuple[float, float]:
         """The scale of every value this search reports (`Candidate.value`,
         `values`, and their intervals): the game's returns, [min_utility,
-        max_utility], widened by `margin_weight` each way when the tree adds
-        the score-margin term (search/_mcts.pyx: the margin over the best
-        other player divided by the game's score scale, clamped to [-1, 1],
-        times margin_weight; only in games with scores and several players)."""
-        game = self.game
-        facts = game.facts()
+        max_utility], widened by `margin_weight` times `margin_cap` each way
+        when the tree adds the score-margin term (search/_mcts.pyx: the
+        margin over the best other player divided by the game's score scale,
+        clamped to [-margin_cap, margin_cap], times margin_weight; only in
+        games with scores and several players)."""
+        facts = self.game.facts()
         low, high = float(facts.min_utility), float(facts.max_utility)
-        w = float(self.options["margin_weight"])
-        if (w > 0 and game.entry.capabilities.scores and facts.score_scale > 0
-                and game.num_players() > 1):
+        if self.weighs_margin():
+            w = float(self.options["margin_weight"]) * float(self.options["margin_cap"])
             low, high = low - w, high + w
         return low, high
+
+    def weighs_margin(self) -> bool:
+        """Whether the tree adds the score-margin term to the utilities: a
+        game with scores, a score scale, several players and margin_weight
+        above 0 (search/_mcts.pyx)."""
+        game = self.game
+        return (float(self.options["margin_weight"]) > 0 and game.entry.capabilities.scores
+                and game.facts().score_scale > 0 and game.num_players() > 1)
 
     def root_visit_leaders(self) -> tuple[int, int]:
         """Visits of the two most visited first actions, over all trees."""

@@ -106,7 +106,7 @@ def decision_message(d: review.ReviewedDecision) -> pb.ReviewedDecision:
         judgement=JUDGEMENTS[d.classification], accuracy=d.accuracy, forced=d.forced,
         iterations=d.iterations, elapsed_seconds=d.seconds, played_value=num(d.played_value),
         best_value=num(d.best_value), played_margin=d.played_margin,
-        best_margin=d.best_margin)
+        best_margin=d.best_margin, loss_cause=d.cause, margin_standard_error=d.margin_se)
 
 
 def summary_message(game, decisions, bot: str) -> pb.ReviewSummary:

@@ -135,7 +135,7 @@ def render(game, decisions, settings, flagged_only: bool):
     for name, kw in (("move", {"justify": "right"}), ("player", {}),
                      ("played", {"overflow": "fold"}), ("win", {"justify": "right"}),
                      ("best", {"overflow": "fold"}), ("best win", {"justify": "right"}),
-                     ("loss", {"justify": "right"}), ("", {})):
+                     ("loss", {"justify": "right"}), ("", {}), ("lost in", {})):
         turns.add_column(name, **kw)
     for d in decisions:
         if flagged_only and d.classification == "good":
@@ -147,7 +147,7 @@ def render(game, decisions, settings, flagged_only: bool):
                       "" if d.forced else f"{100 * d.best_win:.1f}%",
                       "" if d.forced else f"{100 * d.loss:.1f}",
                       d.classification if d.classification != "good" else "",
-                      style=style.get(d.classification))
+                      review.cause_text(d), style=style.get(d.classification))
     players = Table(title="players (losses in points of 100)", title_justify="left")
     for name in ("player", "turns", "accuracy", "mean loss", "inaccuracies", "mistakes",
                  "blunders"):
@@ -175,7 +175,8 @@ def from_message(m) -> "review.ReviewedDecision":
         best_value=nan if m.forced else m.best_value,
         played_margin=m.played_margin if m.HasField("played_margin") else None,
         best_margin=m.best_margin if m.HasField("best_margin") else None,
-        forced=m.forced, iterations=m.iterations, seconds=m.elapsed_seconds)
+        margin_se=(m.margin_standard_error if m.HasField("margin_standard_error") else None),
+        cause=m.loss_cause, forced=m.forced, iterations=m.iterations, seconds=m.elapsed_seconds)
 
 
 def _remote(args, game, steps, settings):

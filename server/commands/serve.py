@@ -53,7 +53,7 @@ def add_parser(sub):
                    help="largest request or response (default %(default)s)")
     p.add_argument("--max-search-nodes", type=int, default=d.max_search_nodes, metavar="NODES",
                    help="tree nodes one search may hold, summed over its threads and PIMC "
-                        "worlds, for requests and bot seats alike: 32 bytes each, 288 inside "
+                        "worlds, for requests and bot seats alike: 32 bytes each, 304 inside "
                         "the turn being searched (default %(default)s)")
     p.add_argument("--default-iterations", type=int, default=d.default_iterations,
                    help="a request that sets no budget searches until its two leading "

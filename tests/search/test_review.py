@@ -4,6 +4,7 @@ flagged about equally, and `easel review`'s errors and outputs."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -12,10 +13,9 @@ from easel.search import review
 from easel.server.cli import main
 
 # Van Gogh (two players) is the game the review's default budget is set
-# for: its records check the turns; the verdicts are checked on games where a
-# random player stays in the game long enough to be judged (docs/review.md,
-# "What the review can tell": in Van Gogh a random player has lost within a
-# few turns, and a lost game has no win probability left to lose).
+# for: its records check the turns and the verdicts, as Pig's and Connect
+# Four's do (in Van Gogh a random player has lost within a few turns: from
+# there the points it throws away judge it, docs/review.md, "Points").
 GAME = "vangogh"
 REVIEW_ITERATIONS = 300
 STRONG = "mcts(iterations=1000)"
@@ -82,6 +82,110 @@ def test_summary_counts_and_biggest_losses():
     assert s1.accuracy == pytest.approx((100 * 0.5 ** 3 + 100 * 0.5 ** 1.2 + 100) / 3)
 
 
+# -- the points term -------------------------------------------------------------
+
+def _cand(margin, margin_sd, win=0.0, value=-1.5, visits=500):
+    from easel.search.analysis import Candidate
+    return Candidate(action=0, text="x", turn=[], visits=visits, value=value,
+                     values=[value, -value], win_prob=win, scores=[40.0 + margin, 40.0],
+                     ci=0.01, margin_sd=margin_sd)
+
+
+def _losses(best, played, points=True):
+    return review.losses(best, played, 0, (-3.0, 3.0), 30.0, points)
+
+
+def test_points_lost_decide_a_turn_of_a_decided_game():
+    # both turns lose the game (win probability 0) and sit at the bottom of
+    # the search's value: only the points tell them apart
+    best, played = _cand(-30.0, 7.0), _cand(-40.0, 7.0)
+    loss, cause, se = _losses(best, played)
+    # the spread over 500 visits, with two playouts of the score scale added
+    one = ((500 * 7.0 ** 2 + 2 * 30.0 ** 2) / 502 / 502) ** 0.5
+    assert se == pytest.approx(one * 2 ** 0.5) and 0.4 < se < 0.5
+    assert loss == pytest.approx((10.0 - se) / (review.POINTS_UNIT * 30.0))
+    assert cause == "points" and review.classify(loss) == "blunder"
+    # no points term where the search does not weigh the margin
+    assert _losses(best, played, points=False)[:2] == (0.0, "")
+    # a drop within the margins' noise is no loss; a gain is none either
+    assert _losses(_cand(-30.0, 7.0, visits=2), _cand(-40.0, 7.0, visits=2))[0] == 0.0
+    assert _losses(played, best)[:2] == (0.0, "")
+    # a drop of whole games is at most 1, as a drop in win probability is
+    assert _losses(_cand(40.0, 1.0), _cand(-100.0, 1.0))[0] == 1.0
+
+
+def test_the_win_probability_still_decides_when_it_drops_most():
+    loss, cause, _ = _losses(_cand(2.0, 5.0, win=0.6, value=0.5),
+                             _cand(1.0, 5.0, win=0.3, value=0.4))
+    assert cause == "win probability" and loss > 0.25
+
+
+def test_the_search_keeps_each_turns_margin_and_its_spread():
+    """The trees' turn statistics sum the root player's final margin over
+    the other player and its square (search/_mcts.pyx): the margin's mean is
+    the expected scores' difference, and its standard error is read from
+    the spread (analysis.Candidate.margin_sd)."""
+    from easel.search.tree_search import Search
+    game = engine.load_game(GAME)
+    state, rng = game.new_initial_state(), random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(engine.draw_outcome(state, rng))
+    search = Search(game, state, seed=3)
+    search.run(600)
+    tree, p = search._trees[0], state.current_player()
+    ix, rows = tree.children(0)
+    checked = 0
+    for row in rows:
+        if row["ext"] < 0:
+            continue
+        st = tree.turn_stats(int(row["ext"]))
+        n = float(st["n"])
+        if n < 2:
+            continue
+        assert st["sum_margin"] / n == pytest.approx(
+            (st["sum_score"][p] - st["sum_score"][1 - p]) / n)
+        assert st["sum_margin2"] / n >= (st["sum_margin"] / n) ** 2 - 1e-9
+        checked += 1
+    assert checked >= 2
+    cands = search.analysis(top_k=4).candidates
+    assert all(c.margin_sd is not None and 0 < c.margin_sd < 100 for c in cands)
+    c4 = engine.load_game("connect_four")
+    s4 = Search(c4, c4.new_initial_state(), seed=3)
+    s4.run(100)
+    assert all(c.margin_sd is None for c in s4.analysis(top_k=2).candidates)
+
+
+def test_the_margin_cap_lets_a_search_weigh_points_past_one_score_scale():
+    """search option margin_cap (search/_mcts.pyx): a bot's search stops
+    weighing the margin at one score scale; the review's (MARGIN_CAP) goes on."""
+    from easel.search.tree_search import Search
+    game = engine.load_game("pig(winscore=30)")      # score scale 15
+    state = game.new_initial_state()
+    for _ in range(5):                               # roll five sixes: stopping wins 30 to 0
+        state.apply_action(0)
+        state.apply_action(5)
+    for cap, value in ((1.0, 1.0 + 1.0), (review.MARGIN_CAP, 1.0 + 30 / 15)):
+        s = Search(game, state, seed=1, margin_weight=1.0, margin_cap=cap)
+        s.run(50)
+        stop = next(c for c in s.analysis().candidates if c.text == "stop")
+        assert stop.value == pytest.approx(value) and stop.margin_sd == 0.0
+        assert s.value_range() == (-1.0 - cap, 1.0 + cap)
+
+
+def test_the_table_says_points_when_the_points_decided():
+    from rich.console import Console
+
+    from easel.server.commands.review import render
+    game = engine.load_game(GAME)
+    d = review.ReviewedDecision(4, 3, 1, [1], "x", 0.0, 300, "candidate", [2], "y", 0.0, 300,
+                                0.3, "blunder", played_margin=-41.0, best_margin=-30.5,
+                                margin_se=0.8, cause="points")
+    console = Console(width=200, record=True)
+    for table in render(game, [d], review.Settings(), flagged_only=False):
+        console.print(table)
+    assert "points (margin -41.0 against -30.5)" in console.export_text()
+
+
 # -- turns ------------------------------------------------------------------------
 
 def test_a_turn_is_reviewed_once_at_its_first_decision():
@@ -106,7 +210,12 @@ def test_every_decision_of_a_played_game_is_in_one_turn(mixed_games):
 
 # -- the review's verdicts ------------------------------------------------------------
 
-@pytest.mark.parametrize("spec", ["pig(winscore=30)", "connect_four"])
+# Van Gogh: 4 games (2 in each seat) of random against STRONG, reviewed at
+# the default budget: about 32 s on one core (27 of them the review), the
+# random side flagged on 20 of 72 turns (13 of them by points: it has lost
+# within a few turns, and from there only the points it throws away tell),
+# the search on 3 of 75 (docs/review.md, "What the review can tell").
+@pytest.mark.parametrize("spec", ["pig(winscore=30)", "connect_four", "vangogh"])
 def test_random_is_flagged_far_more_than_mcts(recorded_games, spec):
     path = recorded_games(spec, ["random", STRONG], 4, 3)
     tally = _flags_by_spec(path, review.DEFAULT_ITERATIONS)
@@ -138,7 +247,6 @@ def test_a_played_turn_the_search_ignored_is_valued_by_a_second_search():
     state = game.new_initial_state()
     # the first decision point of a game that starts with a long turn
     # (random play until a turn of several decisions turns up)
-    import random
     rng = random.Random(3)
     steps = []
     while True:

@@ -55,6 +55,22 @@ def test_review_streams_a_decision_per_turn_then_the_summary(stub):
     assert [m.decision.loss for m in msgs[:-1]] == pytest.approx([d.loss for d in local])
 
 
+def test_review_says_which_drop_decided_each_loss(stub):
+    spec = "vangogh"
+    game, steps, _ = _played(spec, seed=2, limit=40)
+    msgs = list(stub.Review(_request(steps, spec, settings=settings(iterations=100, seed=4)),
+                            timeout=120))
+    local = list(review.Reviewer(game, review.Settings(iterations=100, seed=4)).review(steps))
+    there = [m.decision for m in msgs[:-1]]
+    assert [d.loss_cause for d in there] == [d.cause for d in local]
+    assert [d.margin_standard_error if d.HasField("margin_standard_error") else None
+            for d in there] == pytest.approx([d.margin_se for d in local])
+    assert all(d.margin_se is not None for d in local if not d.forced)
+    assert {d.cause for d in local if d.loss > 0} <= {"win probability", "expected result",
+                                                       "points"}
+    assert all(d.cause == "" for d in local if d.loss == 0)
+
+
 def test_review_reads_egn_text(stub):
     game, steps, state = _played()
     record = {"format": "easel-record-v1", "game": game.spec,
