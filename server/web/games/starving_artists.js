@@ -559,7 +559,7 @@ function Table({ info, setup, refusals, turn }) {
       ${layoutText(PAD + 6, y + 16, `${k + 1}`, { bold: true, size: 14 })}
       ${layoutText(PAD + 6, y + 28, "cube" + (k ? "s" : ""), { size: 8.5, fill: "#666" })}
       ${card ? canvasBody(card, null, PAD + 34, y + 4, W - 2 * PAD - 40) : layoutText(PAD + 34, y + 19, "empty (-)", { fill: "#666" })}
-      ${badgesAt(key, W - PAD - 10, y + 4)}
+      ${badgesAt(key, PAD + 14, y + 44)}
       ${outline(key, PAD - 2, y - 2, W - 2 * PAD + 4, h0 + 4)}
     </${Button}>`);
     y += h0 + 5;
