@@ -15,7 +15,16 @@ class IllegalActionError(EaselError, ValueError):
 
 
 class StateFormatError(EaselError, ValueError):
-    """A serialized state, game record or JSON state that cannot be read or replayed."""
+    """A serialized state, game record or JSON state that cannot be read or replayed.
+    A table notation's refusal also carries `refusals`: every problem as
+    (line, field, message), line 1-based (0: the whole text or a line not
+    written), field as the notation names it ("painting 1", "player 2
+    pigments"), message what is wrong and what to write; the web page's
+    set-up view shows each beside its line (Engine.ReadPosition)."""
+
+    def __init__(self, message: str, refusals=None):
+        super().__init__(message)
+        self.refusals = list(refusals or [])
 
 
 class UnreachablePositionError(StateFormatError):
@@ -23,8 +32,8 @@ class UnreachablePositionError(StateFormatError):
     never produces. `problems` lists every invariant it breaks, each as
     (fields named, what is wrong, the consistent value or None)."""
 
-    def __init__(self, message: str, problems: list):
-        super().__init__(message)
+    def __init__(self, message: str, problems: list, refusals=None):
+        super().__init__(message, refusals)
         self.problems = list(problems)
 
 

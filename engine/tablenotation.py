@@ -35,6 +35,26 @@ def strip_comment(line: str) -> str:
     return line[:m.start()] if m else line
 
 
+def locate(where: str) -> tuple[int, str]:
+    """(line, field) from a refusal's place as the readers write it: "line 4
+    (painting 1)", "line 4", "round (not written)", "(palette 2, not written)",
+    "(field)"; line 0 when the place names no line (a line not written, or
+    several parts at once, as "player 1 painting X, player 2 ...")."""
+    where = where.split(" (with ")[0]          # the second field a problem names (Reader.load)
+    m = re.match(r"line (\d+)(?: \(([^()]*)\))?", where)
+    if m:
+        return int(m.group(1)), m.group(2) or ""
+    field = re.sub(r",? ?\(?not written\)?$", "", where.strip())
+    return 0, field.strip().strip("()").strip()
+
+
+def structured(items) -> list[tuple[int, str, str]]:
+    """A refusal's problems as (line, field, message) (StateFormatError.refusals):
+    items as Refusals holds them, (where, problem, what to write or None)."""
+    return [(*locate(where), problem + ("" if write is None else f"; write {write}"))
+            for where, problem, write in items if where or problem]
+
+
 class Line:
     """One line of a notation: its number, keyword (lower case) and words."""
 
@@ -81,8 +101,8 @@ class Refusals:
         if self.more:
             message += f"; and {self.more} more (the first {MAX_PROBLEMS} are listed)"
         if unreachable:
-            raise UnreachablePositionError(message, self.items)
-        raise StateFormatError(message)
+            raise UnreachablePositionError(message, self.items, structured(self.items))
+        raise StateFormatError(message, structured(self.items))
 
 
 def split_lines(game, text: str, refusals: Refusals, sections=("player",), top=()):
@@ -317,7 +337,12 @@ class Reader:
                              players_from_one(problem), value(fields[0], consistent))
             self.out.raise_any(unreachable=True)
         except StateFormatError as e:
-            raise StateFormatError(f"{self.game_name} notation: {e}") from None
+            # The loader names a JSON field ("<game> state: field 'x': ...",
+            # engine/viewfields.py); the refusal names its notation line.
+            m = re.search(r"state: field '([^']*)': (.*)", str(e), re.S)
+            where = words(m.group(1)) if m else ""
+            raise StateFormatError(f"{self.game_name} notation: {e}", [
+                (*locate(where), m.group(2) if m else str(e))]) from None
 
     def written(self, field_key: str, head: str):
         """'line N (field)' for a table-level line, or 'field (not written)'."""

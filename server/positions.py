@@ -35,7 +35,7 @@ from easel.engine.errors import EaselError, GameSpecError, IllegalActionError
 from easel.v1 import engine_pb2 as pb
 
 from .datafiles import DataFiles
-from .errors import InvalidArgument, Unimplemented, quote
+from .errors import QUOTE_CHARS, InvalidArgument, Unimplemented, bounded, quote
 from .replay_cache import Entry, RecordKeys, ReplayCache
 
 # Lengths of client text, refused (not truncated) beyond: a game string names
@@ -43,6 +43,10 @@ from .replay_cache import Entry, RecordKeys, ReplayCache
 MAX_GAME_STRING = 256
 MAX_STEP_TEXT = 256
 MAX_NOTATION = 64 * 1024
+# ReadPosition's answer to a refused notation: at most this many refusals,
+# each message at most this long (a hostile text's answer stays small).
+MAX_REFUSALS = 100
+MAX_REFUSAL_CHARS = 500
 
 # The network policy: data files by name from the shipped data. A server
 # built with `easel serve --data-dir` passes its own.
@@ -325,22 +329,57 @@ def _check_current_player(state, data: dict, where: str) -> None:
                               f"current_player {have} ({_where(state)})")
 
 
-def from_notation(msg, field: str = "position.notation", files: DataFiles | None = None):
-    """A state from the game's table notation (games that declare it)."""
+# What a game's notation reader may raise on a hostile text: each is the
+# text's fault (a refusal), never the server's.
+_NOTATION_ERRORS = (EaselError, ValueError, KeyError, TypeError, IndexError, AttributeError,
+                    OverflowError, RecursionError)
+
+
+def _notation_game(msg, field: str, files: DataFiles | None):
+    """The game a TableNotation names, checked: it has a notation and the
+    text is within MAX_NOTATION."""
     game = load_game(msg.game, f"{field}.game", files)
     if not has_notation(game.entry):
         raise InvalidArgument(f"{field}.game", f"{game.name} has no table notation; send the "
                                                f"position as a record or a structured state")
     if len(msg.text) > MAX_NOTATION:
-        raise InvalidArgument(f"{field}.text", f"at most {MAX_NOTATION} characters")
+        raise InvalidArgument(f"{field}.text", f"{len(msg.text)} characters; limit "
+                                               f"MAX_NOTATION: at most {MAX_NOTATION}")
+    return game
+
+
+def from_notation(msg, field: str = "position.notation", files: DataFiles | None = None):
+    """A state from the game's table notation (games that declare it)."""
+    game = _notation_game(msg, field, files)
     try:
         state = game.state_from_notation(msg.text)
-    except (EaselError, ValueError, KeyError, TypeError, IndexError, AttributeError,
-            OverflowError, RecursionError) as e:
+    except _NOTATION_ERRORS as e:
         raise InvalidArgument(f"{field}.text",
                               f"not a valid {game.name} position: {e}") from None
     _check_expected(state, msg, field)
     return state
+
+
+def read_position(msg, field: str = "notation",
+                  files: DataFiles | None = None) -> pb.ReadPositionResponse:
+    """Engine.ReadPosition: the position a notation describes, or the game's
+    refusals as an answer (StateFormatError.refusals: line, field, message),
+    at most MAX_REFUSALS, each message bounded to MAX_REFUSAL_CHARS."""
+    game = _notation_game(msg, field, files)
+    try:
+        state = game.state_from_notation(msg.text)
+    except _NOTATION_ERRORS as e:
+        found = list(getattr(e, "refusals", None) or [(0, "", str(e))])
+        out = pb.ReadPositionResponse()
+        for line, name, message in found[:MAX_REFUSALS]:
+            out.refusals.add(line=line, field=bounded(name, QUOTE_CHARS),
+                             message=bounded(message, MAX_REFUSAL_CHARS))
+        if len(found) > MAX_REFUSALS:
+            out.refusals.add(message=f"and {len(found) - MAX_REFUSALS} more problems; limit "
+                                     f"MAX_REFUSALS: the first {MAX_REFUSALS} are listed")
+        return out
+    _check_expected(state, msg, field)
+    return pb.ReadPositionResponse(position=position_info(state, with_record=False))
 
 
 def position_state(position: pb.Position, field: str = "position",

@@ -64,6 +64,8 @@ def _game_of(request) -> str:
     """The game string a request names, for the log (quoted, short)."""
     if hasattr(request, "game") and isinstance(request.game, str):
         return quote(request.game, 40)
+    if hasattr(request, "notation") and not hasattr(request, "position"):
+        return quote(request.notation.game, 40)      # a ReadPosition
     pos = getattr(request, "position", None)
     if pos is None:         # a Review: its record's game (EGN text names it inside)
         source = request.WhichOneof("source") if hasattr(request, "egn_text") else None
@@ -117,6 +119,13 @@ class EngineServicer(pb_grpc.EngineServicer):
         state = game.new_initial_state()
         return pb.NewGameResponse(position=positions.position_info(state),
                                   game=positions.game_info(game.entry, self.files))
+
+    @unary("ReadPosition", engine_fields)
+    def ReadPosition(self, request, context):
+        if not request.HasField("notation"):
+            raise InvalidArgument("notation", "a table notation is required: set 'game' (the "
+                                              "game string) and 'text'")
+        return positions.read_position(request.notation, "notation", self.files)
 
     def _position(self, request):
         """(state, canonical record or None, turn start or None)."""

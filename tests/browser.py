@@ -1,5 +1,5 @@
 """Headless Chromium for the tests that look at a page as a person would
-(tests/tournament/test_report_browser.py, tests/server/test_server_http_page.py):
+(tests/tournament/test_report_browser.py, tests/web/):
 Debian's /usr/bin/chromium driven by Playwright, never Playwright's own
 browser download; .ci/run installs it.
 

@@ -159,6 +159,12 @@ class EngineClient:
         return self.stub.NewGame(pb.NewGameRequest(game=game),
                                  timeout=self._timeout(timeout)).position
 
+    def read_position(self, game: str, text: str, timeout=None) -> pb.ReadPositionResponse:
+        """The position a table notation describes, or its refusals (line, field, message)."""
+        return self.stub.ReadPosition(
+            pb.ReadPositionRequest(notation=pb.TableNotation(game=game, text=text)),
+            timeout=self._timeout(timeout))
+
     def legal_actions(self, game: str, steps=(), timeout=None) -> pb.LegalActionsResponse:
         return self.stub.LegalActions(pb.LegalActionsRequest(position=position(game, steps)),
                                       timeout=self._timeout(timeout))

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 
 from easel.engine.errors import GameSpecError, StateFormatError
+from easel.engine.tablenotation import structured
 
 # current_player_of, pending_at_rest, CHAR_WORDS: the names the package's
 # tests and helpers take from here.
@@ -232,4 +233,4 @@ def _raise_any(rd):
                                       f"{len(texts)} problems: " + "; ".join(
                                           f"({k}) {t}" for k, t in
                                           enumerate(texts[:MAX_SHOWN], start=1)) + more)
-    raise StateFormatError(message)
+    raise StateFormatError(message, structured(rd.problems))

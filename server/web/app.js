@@ -1,65 +1,117 @@
-// A placeholder page: lists the games of easel.v1.Engine/ListGames, called
-// over the server's HTTP face (Connect protocol, proto3 JSON). Everything
-// comes from this server (see the Content-Security-Policy it sends).
-"use strict";
+// The web table's shell (docs/serving.md, "HTTP and the web page"): the
+// header, the bearer-token form, the game and player chooser (from
+// Engine.ListGames) and the hash router:
+//   #/                      the chooser
+//   #/setup/<game string>   set up a position, ask for hints (views/setup.js)
+//   #/play/<rest>           play (views/play.js): <match id>, or new/<game string>
+//   #/review/<rest>         review a record or a finished match (views/review.js)
+// A view module's default export is a component given {path, games}: `path`
+// the decoded rest of the hash after the view's name, `games` ListGames' list.
+import { render } from "./vendor/preact.js";
+import { useEffect, useState } from "./vendor/hooks.js";
+import { html } from "./html.js";
+import { call, describe, setToken, token } from "./api.js";
 
-const statusLine = document.getElementById("status");
-const list = document.getElementById("games");
-const tokenForm = document.getElementById("token-form");
-const tokenInput = document.getElementById("token");
+const VIEWS = {
+  setup: () => import("./views/setup.js"),
+  play: () => import("./views/play.js"),
+  review: () => import("./views/review.js"),
+};
 
-async function call(method, request) {
-  const headers = { "Content-Type": "application/json" };
-  const token = sessionStorage.getItem("easel-token");
-  if (token) headers.Authorization = "Bearer " + token;
-  const response = await fetch("/easel.v1.Engine/" + method, {
-    method: "POST", headers, body: JSON.stringify(request),
-  });
-  const body = await response.json();
-  if (!response.ok) {
-    const error = new Error(body.message || response.statusText);
-    error.code = body.code;
-    throw error;
-  }
-  return body;
+export function route(hash = location.hash) {
+  const parts = hash.replace(/^#\/?/, "").split("/");
+  const view = parts.shift() || "";
+  let path = parts.join("/");
+  try { path = decodeURIComponent(path); } catch (e) { /* a stray % stays as written */ }
+  return { view, path };
 }
 
-function show(games) {
-  list.replaceChildren();
-  for (const game of games) {
-    const item = document.createElement("li");
-    const name = document.createElement("span");
-    name.className = "name";
-    name.textContent = game.longName || game.name;
-    const detail = document.createElement("span");
-    detail.className = "detail";
-    const players = game.minPlayers === game.maxPlayers ? String(game.minPlayers)
-      : `${game.minPlayers}–${game.maxPlayers}`;
-    detail.textContent = ` — ${game.name}, ${players} players`;
-    item.append(name, detail);
-    list.append(item);
+// The game strings of a game, one per player count (solo included).
+export function gameStrings(game) {
+  const lo = game.minPlayers || 1, hi = game.maxPlayers || lo;
+  const out = [];
+  for (let n = lo; n <= hi; n++) {
+    out.push({ players: n,
+               spec: game.playersOption ? `${game.name}(${game.playersOption}=${n})` : game.name });
   }
-  statusLine.textContent = `${games.length} games`;
+  return out;
 }
 
-async function load() {
-  statusLine.classList.remove("error");
-  statusLine.textContent = "Loading…";
-  try {
-    const answer = await call("ListGames", {});
-    tokenForm.hidden = true;
-    show(answer.games || []);
-  } catch (error) {
-    statusLine.classList.add("error");
-    statusLine.textContent = `ListGames failed: ${error.message}`;
-    if (error.code === "unauthenticated") tokenForm.hidden = false;
-  }
+function TokenForm({ onDone }) {
+  const [value, setValue] = useState(token());
+  const submit = (e) => { e.preventDefault(); setToken(value.trim()); onDone(); };
+  return html`<form id="token-form" class="token" onSubmit=${submit}>
+    <label>This server wants a bearer token:
+      <input id="token" type="password" autocomplete="off" value=${value}
+             onInput=${(e) => setValue(e.target.value)} /></label>
+    <button type="submit">Use it</button>
+  </form>`;
 }
 
-tokenForm.addEventListener("submit", (event) => {
-  event.preventDefault();
-  sessionStorage.setItem("easel-token", tokenInput.value.trim());
-  load();
-});
+function Chooser({ games }) {
+  return html`<section class="chooser">
+    <h2>Choose a game and the players</h2>
+    <ul id="games" class="games">
+      ${games.map((g) => html`<li class="game" data-game=${g.name}>
+        <h3 class="name">${g.longName || g.name}</h3>
+        <p class="detail">${(g.description || "").split(/(?<=\.)\s/)[0]}</p>
+        <p class="counts" aria-label=${`${g.longName || g.name}: players`}>
+          ${gameStrings(g).map(({ players, spec }) => html`<span class="count">
+            <a class="button" href=${"#/setup/" + encodeURIComponent(spec)}
+               data-spec=${spec}>${players === 1 ? "Solo" : `${players} players`}</a>
+            <a class="play" href=${"#/play/new/" + encodeURIComponent(spec)}
+               aria-label=${`play ${g.longName || g.name}, ${players === 1 ? "solo" :
+                 players + " players"}`}>play</a></span>`)}
+        </p></li>`)}
+    </ul></section>`;
+}
 
-load();
+function Routed({ where, games }) {
+  const [loaded, setLoaded] = useState({ view: null, Component: null, error: null });
+  useEffect(() => {
+    const load = VIEWS[where.view];
+    if (!load) return;
+    let live = true;
+    setLoaded({ view: where.view, Component: null, error: null });
+    load().then((m) => live && setLoaded({ view: where.view, Component: m.default, error: null }),
+                (e) => live && setLoaded({ view: where.view, Component: null,
+                                           error: `this page has no ${where.view} view (${e.message})` }));
+    return () => { live = false; };
+  }, [where.view]);
+  if (!VIEWS[where.view]) return html`<${Chooser} games=${games} />`;
+  if (loaded.error) return html`<p class="error" role="alert">${loaded.error}</p>`;
+  if (loaded.view !== where.view || !loaded.Component) {
+    return html`<p class="status" role="status">Loading…</p>`;
+  }
+  const C = loaded.Component;
+  return html`<${C} key=${where.view + "/" + where.path} path=${where.path} games=${games} />`;
+}
+
+function App() {
+  const [where, setWhere] = useState(route());
+  const [games, setGames] = useState(null);
+  const [error, setError] = useState(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    const on = () => setWhere(route());
+    addEventListener("hashchange", on);
+    return () => removeEventListener("hashchange", on);
+  }, []);
+  useEffect(() => {
+    setError(null);
+    call("Engine", "ListGames", {}).then((a) => setGames(a.games || []), setError);
+  }, [attempt]);
+  return html`<header class="top">
+      <a class="home" href="#/"><h1>Easel</h1></a>
+      <nav aria-label="views"><a href="#/">Games</a> <a href="#/review">Review</a></nav>
+    </header>
+    <main id="main">
+      ${error && error.code === "unauthenticated"
+        ? html`<${TokenForm} onDone=${() => setAttempt(attempt + 1)} />` : null}
+      ${error ? html`<p id="status" class="error" role="alert">ListGames failed: ${describe(error)}</p>`
+        : games === null ? html`<p id="status" class="status" role="status">Loading…</p>`
+        : html`<${Routed} where=${where} games=${games} />`}
+    </main>`;
+}
+
+render(html`<${App} />`, document.getElementById("app"));

@@ -52,6 +52,9 @@ def _valid_requests():
         ("Analyze", pb.AnalyzeRequest(position=record("pig", "roll", "Roll 2"),
                                       report_interval_ms=10,
                                       settings=settings(iterations=40))),
+        ("ReadPosition", pb.ReadPositionRequest(notation=pb.TableNotation(
+            game="starving_artists(players=2)",
+            text="day 1\nphase setup\nmarket -; -; -\nplayer 1\nplayer 2\n"))),
         ("Review", pb.ReviewRequest(record=record("connect_four", "x3", "o4", "x3").record,
                                     settings=settings(iterations=30, seed=1))),
     ]
@@ -111,6 +114,8 @@ def _send(ch, method: str, data: bytes):
             assert r.analysis.candidates, "an OK Suggest without a candidate"
     if code == grpc.StatusCode.OK and method == "Analyze" and out:
         assert out[-1].final and out[-1].analysis.candidates
+    if code == grpc.StatusCode.OK and method == "ReadPosition":   # a position or refusals
+        assert out[0].HasField("position") != bool(out[0].refusals), out[0]
     if code == grpc.StatusCode.OK and method == "Review":
         assert out and out[-1].WhichOneof("item") == "summary"
     return code, out

@@ -152,6 +152,15 @@ def _analyze(call):
     return answers[-1:]          # the final report (reports before it fall due by time)
 
 
+def _read_position(call):
+    """A notation that loads and one refused (a refusal is an answer too)."""
+    text = call("easel.v1.Engine", "NewGame", epb.NewGameRequest(
+        game="starving_artists(players=2)")).position.notation
+    return [call("easel.v1.Engine", "ReadPosition", epb.ReadPositionRequest(
+        notation=epb.TableNotation(game="starving_artists(players=2)", text=t)))
+        for t in (text, text.replace("day 1", "day zz"))]
+
+
 SEARCH = settings(iterations=300, seed=7, threads=1, num_candidates=3)
 SAMPLES = {
     "easel.v1.Engine/ListGames": lambda call: call(
@@ -172,6 +181,7 @@ SAMPLES = {
         "easel.v1.Engine", "Review", epb.ReviewRequest(
             record=record("connect_four", "x3", "o3", "x4", "o4").record,
             settings=settings(iterations=200, seed=3, threads=1))),
+    "easel.v1.Engine/ReadPosition": _read_position,
     "easel.v1.Matches/CreateMatch": _two_seats,
     "easel.v1.Matches/SubmitAction": lambda call: _played(call)[2],
     "easel.v1.Matches/WatchMatch": _watch,

@@ -1,0 +1,128 @@
+"""The page's shell and set-up view in Chromium on a real `easel serve`:
+the chooser lists every game with every player count (solo included); the
+router opens the set-up view; a refused notation shows each refusal beside
+the line it names; the table and the text follow each other; a game
+without a notation is set up by its steps; a bearer token is asked for and
+used; nothing is asked of another origin and nothing is logged as an error."""
+from __future__ import annotations
+
+import re
+import urllib.parse
+
+import pytest
+
+from conftest import assert_clean, serve
+
+
+def open_setup(page, served, spec):
+    page.goto(f"{served.url}/#/setup/{urllib.parse.quote(spec)}")
+    page.wait_for_selector("#notation-text")
+    page.wait_for_function("() => document.querySelector('#notation-text').value.length > 0"
+                           " || document.querySelector('.next-steps')")
+
+
+def test_the_chooser_lists_every_game_and_player_count(page, served, shot):
+    page.goto(served.url + "/")
+    page.wait_for_selector("#games li")
+    from easel.server.positions import list_games
+    for info in list_games():
+        game = page.locator(f"li.game[data-game='{info.name}']")
+        assert game.count() == 1, info.name
+        specs = game.locator("a[data-spec]").evaluate_all("as => as.map(a => a.dataset.spec)")
+        counts = range(info.min_players, info.max_players + 1)
+        assert specs == ([f"{info.name}({info.players_option}={n})" for n in counts]
+                         if info.players_option else [info.name]), specs
+    assert page.locator("li.game[data-game='vangogh'] a[data-spec]").first.inner_text() == "Solo"
+    assert page.locator("li.game[data-game='starving_artists'] a[data-spec]").first.inner_text() \
+        == "Solo"
+    shot(page, "web-chooser-desktop.png")
+    page.click("li.game[data-game='starving_artists'] a[data-spec='starving_artists(players=1)']")
+    page.wait_for_selector(".setup[data-game='starving_artists'] #notation-text")
+    assert page.url.endswith("#/setup/starving_artists(players%3D1)")
+    assert_clean(page, served)
+
+
+def test_a_refused_notation_shows_each_refusal_beside_its_line(page, served, shot):
+    open_setup(page, served, "starving_artists(players=1)")
+    text = page.input_value("#notation-text")
+    assert text.startswith("starving_artists(players=1)\nday 1\n"), text
+    page.fill("#notation-text", text.replace("day 1", "day zz"))
+    refusal = page.locator(".refusal[data-line='2']")
+    refusal.wait_for()
+    assert refusal.get_attribute("data-field") == "day"
+    assert "'zz' is not a number" in refusal.inner_text()
+    mark = page.locator(".gutter [data-line='2']")
+    assert "refused" in mark.get_attribute("class")
+    assert "'zz' is not a number" in mark.get_attribute("title")
+    assert "refused" not in (page.locator(".gutter [data-line='1']").get_attribute("class") or "")
+    assert page.get_attribute("#notation-text", "aria-invalid") == "true"
+    shot(page, "web-setup-refused-desktop.png")
+    # the refusal's button selects its line in the text
+    refusal.locator("button.at-line").click()
+    picked = page.evaluate("(() => { const t = document.querySelector('#notation-text');"
+                           " return t.value.slice(t.selectionStart, t.selectionEnd); })()")
+    assert picked == "day zz"
+    # mended: the refusals go, the table comes back
+    page.fill("#notation-text", text)
+    page.wait_for_selector(".refusal", state="detached")
+    assert page.get_attribute("#notation-text", "aria-invalid") == "false"
+    assert_clean(page, served)
+
+
+def test_start_from_the_initial_position_and_shortest_form(page, served):
+    open_setup(page, served, "couleurs_de_paris(players=2)")
+    first = page.input_value("#notation-text")
+    page.fill("#notation-text", "# our game\n" + first.replace("round 1", "ROUND 1"))
+    page.get_by_role("button", name="Write it the shortest way").click()
+    page.wait_for_function(f"() => document.querySelector('#notation-text').value === {first!r}")
+    page.fill("#notation-text", "round 1\nnonsense here\n")
+    page.locator(".refusal").first.wait_for()
+    page.get_by_role("button", name="Start from the initial position").click()
+    page.wait_for_selector(".refusal", state="detached")
+    assert page.input_value("#notation-text") == first
+    assert_clean(page, served)
+
+
+def test_the_text_survives_a_reload(page, served):
+    open_setup(page, served, "vangogh(players=2)")
+    text = page.input_value("#notation-text").replace("round 1", "round 1 # kept")
+    page.fill("#notation-text", text)
+    page.wait_for_timeout(400)
+    page.reload()
+    page.wait_for_selector("#notation-text")
+    assert page.input_value("#notation-text") == text
+
+
+def test_a_game_without_notation_is_set_up_by_its_steps(page, served):
+    open_setup(page, served, "pig(players=2)")
+    page.get_by_role("button", name=re.compile("^roll")).first.click()
+    page.wait_for_function(
+        "() => document.querySelector('#notation-text').value.trim() === 'roll'")
+    page.wait_for_selector(".next-steps button:has-text('Roll 1')")   # the die's outcomes next
+    page.fill("#notation-text", "roll\nRoll 9\n")
+    refusal = page.locator(".refusal[data-line='2']")
+    refusal.wait_for()
+    assert refusal.get_attribute("data-field") == "step 2"
+    assert "Roll 9" in refusal.inner_text()
+    assert_clean(page, served, refused=["LegalActions"])
+
+
+def test_an_unknown_game_says_so(page, served):
+    page.goto(f"{served.url}/#/setup/chess")
+    page.wait_for_selector("text=This server has no game")
+
+
+def test_the_page_asks_for_a_token_and_then_works(browser, tmp_path):
+    (tmp_path / "token").write_text("s3cret\n")
+    with serve("--auth-token-file", str(tmp_path / "token")) as s:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(s.url + "/#/setup/connect_four")
+        page.wait_for_selector("#token-form")
+        assert "bearer token" in page.inner_text("#status")
+        page.fill("#token", "s3cret")
+        page.click("#token-form button")
+        page.wait_for_selector("#notation-text")
+        page.wait_for_selector(".next-steps button")
+        assert page.locator("#token-form").count() == 0
+        context.close()
