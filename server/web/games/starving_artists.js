@@ -13,13 +13,10 @@
 // review) draw the position's own notation (info.notation). The canvases' squares and titles come
 // from the deck (starving_artists_deck.js, written from the engine's deck by a tool), because
 // the JSON view names the canvases off the table by deck index only.
-import { h } from "../vendor/preact.js";
 import { useState } from "../vendor/hooks.js";
-import htm from "../vendor/htm.js";
+import { html } from "../html.js";
 import { setLine } from "../notation.js";
 import { DECKS } from "./starving_artists_deck.js";
-
-const html = htm.bind(h);
 
 // -- colours (ENCODING.md "Constants": the cube colours and the box) ----------------------------
 
@@ -595,7 +592,7 @@ function Table({ info, setup, refusals, turn }) {
       label=${`payday pile: ${cubesText(t.pile) || "empty"}: change`} onOpen=${opener({ kind: "cubes", what: "pile" })} />
     ${outline("pile", PAD - 2, y - 4, W - 2 * PAD + 4, 36)}
   </g>`);
-  y += 34;
+  y += 38;
   refusalRows("pile");
   rows.push(layoutText(PAD, y + 11, "Bag (derived: the box less the table)", { size: 11, fill: "#666" }));
   y += 16;
@@ -957,7 +954,9 @@ function derived(state) {
   const unseen = fd.unseen || [];
   out.push({ label: "face-down canvases", value: `${unseen.length}` +
     (fd.set_aside ? ` (${fd.set_aside} of them set aside)` : "") });
-  if (unseen.length && unseen.length <= 40) out.push({ label: "unseen titles", value: unseen.map(nameOf).join("; ") });
+  // The titles a canvas turned up can be: worth a list once the deck has thinned (a full deck's
+  // 38 titles would push the hint panel off a phone's screen).
+  if (unseen.length && unseen.length <= 24) out.push({ label: "unseen titles", value: unseen.map(nameOf).join("; ") });
   if (Number.isInteger(state.first_player)) out.push({ label: "first player (carrot)", value: `player ${state.first_player + 1}` });
   (state.studios || []).forEach((s, p) => out.push({ label: `player ${p + 1}`,
     value: `${s.stars} stars, ${(s.paintings || []).length} paintings, food earned ${s.food_earned}, nutrition ${s.nutrition}${s.alive ? "" : " (starved)"}` }));
@@ -1036,4 +1035,4 @@ player 4
 `,
 };
 
-export default { name: "starving_artists", Table, derived, samples };
+export default { name: "starving_artists", Table, derived, samples, css: "starving_artists.css" };

@@ -1,0 +1,166 @@
+"""Starving Artists on the web table, in Chromium on a real `easel serve` (issue #26): a
+mid-game position clicked in from the initial one (clicks only: the table's parts and their
+pickers, tests/web/sa_clicks.py), for 2 players on the desktop and solo on a phone; a hint's
+ranked turn drawn on the table; a refused position marked on the part it names; every sample
+drawn at both sizes without a horizontal scroll; the parts work from the keyboard.
+
+The clicks and seconds of each set-up are printed (run with -s to see them). Screenshots go to
+$EASEL_SCREENSHOT_DIR as web-starving_artists-<what>-<desktop|phone>.png; the README's
+docs/images/web-starving_artists.png is the set-up table with its hint,
+web-starving_artists-hint-desktop.png, copied there."""
+from __future__ import annotations
+
+import re
+import time
+import urllib.parse
+
+import pytest
+
+from conftest import assert_clean
+from sa_clicks import click_position
+from test_web_starving_artists_data import module_samples
+
+SAMPLES = module_samples()
+
+
+def open_setup(page, served, players):
+    spec = f"starving_artists(players={players})"
+    page.goto(f"{served.url}/#/setup/{urllib.parse.quote(spec)}")
+    page.wait_for_selector(".setup[data-game='starving_artists'] svg.sa-svg")
+    page.wait_for_function("() => document.querySelector('#notation-text').value.length > 0")
+
+
+def settle(page):
+    """Wait until the page has read the text (no read under way)."""
+    page.wait_for_function("() => !document.querySelector('.reading')")
+    page.wait_for_timeout(250)          # one read delay (views/setup.js READ_DELAY_MS) and more
+
+
+def shortest(page):
+    """The page's notation in the shortest form ReadPosition returns."""
+    settle(page)
+    assert page.locator(".refusal").count() == 0, page.locator(".refusals").inner_text()
+    button = page.get_by_role("button", name="Write it the shortest way")
+    if button.count():
+        button.click()
+        settle(page)
+    return page.input_value("#notation-text")
+
+
+def set_up_by_clicks(page, served, players):
+    open_setup(page, served, players)
+    before = page.input_value("#notation-text")
+    assert before.startswith("starving_artists") and "phase setup" in before
+    start = time.monotonic()
+    clicks = click_position(page, SAMPLES[players])
+    seconds = time.monotonic() - start
+    assert shortest(page).strip() == SAMPLES[players].strip()
+    print(f"\nstarving_artists players={players}: {clicks} clicks, {seconds:.1f} s")
+    return clicks
+
+
+def svg_texts(page, selector):
+    """The text of SVG elements (inner_text is for HTML)."""
+    return page.locator(selector).evaluate_all("els => els.map(e => e.textContent.trim())")
+
+
+def no_horizontal_scroll(page):
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], width
+
+
+def test_two_players_set_up_by_clicks_then_a_hint_drawn_on_the_table(page, served, shot):
+    clicks = set_up_by_clicks(page, served, 2)
+    assert clicks < 100
+    page.get_by_role("button", name="Hint", exact=True).click()
+    page.locator(".candidates li").first.wait_for(timeout=30000)
+    steps = page.locator(".sa-steps li")
+    steps.first.wait_for()
+    texts = steps.all_inner_texts()
+    assert texts and all(re.match(rf"{k + 1}\s", t) for k, t in enumerate(texts)), texts
+    # the turn is on the table: each numbered step that moves a cube or a canvas has its badge
+    badges = svg_texts(page, "svg.sa-svg .sa-badge")
+    moving = [k + 1 for k, t in enumerate(texts)
+              if re.search(r"\b(paint \w+ on|buy canvas|pay|take|sell (?!nothing))", t)]
+    assert moving and set(map(str, moving)) <= set(badges), (texts, badges)
+    if page.locator(".hint button.stop").is_enabled():
+        page.locator(".hint button.stop").click()
+    shot(page, "web-starving_artists-hint-desktop.png")
+    assert_clean(page, served)
+
+
+def test_solo_set_up_by_clicks_on_a_phone(phone, served, shot):
+    set_up_by_clicks(phone, served, 1)
+    no_horizontal_scroll(phone)
+    shot(phone, "web-starving_artists-solo-phone.png")
+    assert_clean(phone, served)
+
+
+def refuse(page, served, players, old, new):
+    open_setup(page, served, players)
+    page.fill("#notation-text", SAMPLES[players].replace(old, new))
+    page.locator(".refusal").first.wait_for()
+    settle(page)
+
+
+def test_a_refused_square_is_marked_on_the_canvas_with_its_text(page, served, shot):
+    refuse(page, served, 2, "canvas Goldfish: . . . . . yellow .",
+           "canvas Goldfish: . . . . . red .")
+    mark = page.locator('svg [data-refused="p2:canvas:0:sq:5"]')
+    assert mark.count() == 1
+    said = svg_texts(page, "svg .sa-refusal-text")
+    assert any("red cube" in t for t in said), said
+    shot(page, "web-starving_artists-refused-desktop.png")
+    # the square's picker says it too, and mending it there clears the refusal
+    page.locator('[data-part="p2:canvas:0:sq:5"]').click()
+    assert "red cube" in page.locator(".sa-picker .sa-refusal").inner_text()
+    page.locator(".sa-picker").get_by_role("button", name="yellow cube", exact=True).click()
+    page.wait_for_selector(".refusal", state="detached")
+    assert page.locator("svg .sa-refused").count() == 0
+    assert_clean(page, served)
+
+
+def test_a_refused_nutrition_is_marked_on_the_track(phone, served, shot):
+    # player 2 has eaten nothing: day 5 fixes the nutrition at 1 (RULINGS.md I4)
+    refuse(phone, served, 2, "player 2\n", "player 2\n  nutrition 4\n")
+    assert phone.locator('svg [data-refused="p2:nutrition"]').count() == 1
+    said = " ".join(svg_texts(phone, "svg .sa-refusal-text"))
+    assert "1" in said and "nutrition" in phone.locator(".refusal").first.inner_text()
+    no_horizontal_scroll(phone)
+    shot(phone, "web-starving_artists-refused-phone.png")
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_every_sample_is_drawn_with_letters_at_both_sizes(browser, served, shot, players):
+    from conftest import DESKTOP, PHONE, _watched
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        context = browser.new_context(viewport=viewport)
+        page = _watched(context)
+        open_setup(page, served, players)
+        page.fill("#notation-text", SAMPLES[players])
+        settle(page)
+        assert page.locator(".refusal").count() == 0
+        for p in range(1, players + 1):
+            assert page.locator(f'[data-part="p{p}:cubes"]').count() == 1
+        # every cube and square carries its letter (the rulebook's colour-blind note)
+        letters = set(svg_texts(page, "svg.sa-svg text"))
+        assert set("ROYGBVKW") <= letters, letters
+        no_horizontal_scroll(page)
+        svg = page.locator("svg.sa-svg").bounding_box()
+        assert svg["width"] <= viewport["width"]
+        shot(page, f"web-starving_artists-{players}p-{size}.png")
+        assert_clean(page, served)
+        context.close()
+
+
+def test_the_parts_open_from_the_keyboard(page, served):
+    open_setup(page, served, 2)
+    part = page.locator('[data-part="pile"]')
+    part.focus()
+    page.keyboard.press("Enter")
+    page.locator(".sa-picker[data-picker='cubes']").wait_for()
+    page.locator(".sa-picker").get_by_role("button", name="blue one more").click()
+    page.wait_for_function("() => document.querySelector('#notation-text').value.includes('pile blue 1')")
+    page.locator('[data-part="day"]').focus()
+    page.keyboard.press(" ")
+    page.locator(".sa-picker[data-picker='day']").wait_for()
