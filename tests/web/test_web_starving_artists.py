@@ -5,9 +5,13 @@ ranked turn drawn on the table; a refused position marked on the part it names; 
 drawn at both sizes without a horizontal scroll; the parts work from the keyboard.
 
 The clicks and seconds of each set-up are printed (run with -s to see them). Screenshots go to
-$EASEL_SCREENSHOT_DIR as web-starving_artists-<what>-<desktop|phone>.png; the README's
-docs/images/web-starving_artists.png is the set-up table with its hint,
-web-starving_artists-hint-desktop.png, copied there."""
+$EASEL_SCREENSHOT_DIR as web-starving_artists-<what>-<desktop|phone>.png. The README's
+docs/images/web-starving_artists.png is the set-up table with its hint, made by
+
+    EASEL_SCREENSHOT_DIR=/tmp/shots python -m pytest tests/web/test_web_starving_artists.py -k two_players
+    cp /tmp/shots/web-starving_artists-hint-desktop.png docs/images/web-starving_artists.png
+
+(the committed one is quantized to 256 colours with Pillow, a third of the size)."""
 from __future__ import annotations
 
 import re

@@ -13,7 +13,7 @@
 // review) draw the position's own notation (info.notation). The canvases' squares and titles come
 // from the deck (starving_artists_deck.js, written from the engine's deck by a tool), because
 // the JSON view names the canvases off the table by deck index only.
-import { useState } from "../vendor/hooks.js";
+import { useEffect, useRef, useState } from "../vendor/hooks.js";
 import { html } from "../html.js";
 import { setLine } from "../notation.js";
 import { DECKS } from "./starving_artists_deck.js";
@@ -490,6 +490,7 @@ function layoutText(x, y, text, opts = {}) {
 
 function Table({ info, setup, refusals, turn }) {
   const [open, setOpen] = useState(null);
+  const wide = useWide();
   const state = (info && info.state) || {};
   const players = state.players || (info && info.numPlayers) || 2;
   const deck = deckOf(state.deck || "38");
@@ -600,7 +601,10 @@ function Table({ info, setup, refusals, turn }) {
   y += 26;
   refusalRows("bag"); refusalRows("first"); refusalRows("table");
 
-  // The studios.
+  // The studios: below the rest on a phone, beside it where the table has the room.
+  const leftRows = rows.splice(0);
+  const leftY = y;
+  if (wide.on) y = PAD;
   for (let p = 1; p <= players; p++) {
     const s = t.studios[p - 1];
     const key = `p${p}`;
@@ -707,12 +711,13 @@ function Table({ info, setup, refusals, turn }) {
     rows.unshift(html`<rect x=${PAD / 2} y=${top} width=${W - PAD} height=${y - top} rx="8" fill=${toMove ? "#f1faf3" : "#fbfbfb"} stroke=${toMove ? "#2e9e48" : "#ccc"} stroke-width=${toMove ? 2 : 1} />`);
     y += 8;
   }
-  const height = Math.ceil(y + PAD);
+  const height = Math.ceil((wide.on ? Math.max(leftY, y) : y) + PAD);
+  const width = wide.on ? 2 * W : W;
   const steps = turn && turn.length ? html`<ol class="sa-steps" aria-label="the turn, step by step">
     ${turn.map((s, i) => html`<li data-step=${i + 1}><span class="sa-step-n">${i + 1}</span> ${s.text}${s.isChance ? " (chance)" : ""}</li>`)}
   </ol>` : null;
-  return html`<div class="sa-table">
-    <svg class="sa-svg" viewBox=${`0 0 ${W} ${height}`} role="group" aria-label="Starving Artists table"
+  return html`<div class=${"sa-table" + (wide.on ? " sa-wide" : "")} ref=${wide.ref}>
+    <svg class="sa-svg" viewBox=${`0 0 ${width} ${height}`} role="group" aria-label="Starving Artists table"
       font-family=${FONT} xmlns="http://www.w3.org/2000/svg">
       <defs>
         <pattern id="sa-wild" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -720,13 +725,34 @@ function Table({ info, setup, refusals, turn }) {
           <line x1="0" y1="0" x2="0" y2="6" stroke="#9e9e9e" stroke-width="2" />
         </pattern>
       </defs>
-      ${rows}
+      ${leftRows}
+      ${wide.on ? html`<g transform=${`translate(${W} 0)`}>${rows}</g>` : rows}
     </svg>
     <p class="sa-legend">R red · O orange · Y yellow · G green · B blue · V violet · K black · W wild (clear) · a split square shows both letters · ★ stars · F food · P paint</p>
     ${steps}
     ${setup && open ? html`<${Picker} open=${open} setOpen=${setOpen} t=${t} deck=${deck}
       players=${players} text=${setup.notation} write=${write} refused=${refused} />` : null}
   </div>`;
+}
+
+// Two columns (the market and the pile; the studios) once the table's box is this wide in CSS
+// pixels: a 400-unit column then keeps its text about as large as a phone's one column does
+// (390 px less the page's margins), and a desktop sees the whole table without scrolling.
+const WIDE_PX = 640;
+
+function useWide() {
+  const ref = useRef(null);
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === "undefined") return undefined;
+    const look = () => setOn(el.clientWidth >= WIDE_PX);
+    look();
+    const watch = new ResizeObserver(look);
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, []);
+  return { ref, on };
 }
 
 function canvasHead(card, x, y, w) {
