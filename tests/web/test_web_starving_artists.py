@@ -168,3 +168,28 @@ def test_the_parts_open_from_the_keyboard(page, served):
     page.locator('[data-part="day"]').focus()
     page.keyboard.press(" ")
     page.locator(".sa-picker[data-picker='day']").wait_for()
+
+
+def test_derived_reads_canvases_by_deck_index_or_printed_id(page, served):
+    """The JSON view names canvases by deck index today and by printed id after the numbering
+    change (ENCODING.md "State fields"); what the page derived reads both the same."""
+    from easel.engine.registry import load_game
+    from easel.engine.starving_artists import deck as sa_deck
+    game = load_game("starving_artists(players=2)")
+    view = game.state_from_notation(SAMPLES[2]).to_json()
+    cards = sa_deck.load_deck("38").cards
+    by_id = dict(view, face_down=dict(view["face_down"], unseen=[
+        i if isinstance(i, str) else cards[i].id for i in view["face_down"]["unseen"]]))
+    by_index = dict(view, face_down=dict(view["face_down"], unseen=[
+        i if isinstance(i, int) else next(c.index for c in cards if c.id == i)
+        for i in view["face_down"]["unseen"]]))
+    open_setup(page, served, 2)
+    rows = page.evaluate("""async (views) => {
+        const m = await import('/games/starving_artists.js');
+        return views.map((v) => m.default.derived(v));
+    }""", [by_index, by_id])
+    assert rows[0] == rows[1]
+    unseen = next(r["value"] for r in rows[0] if r["label"] == "unseen titles")
+    titles = unseen.split("; ")
+    assert len(titles) == len(view["face_down"]["unseen"]) and "Water Lilies" in titles
+    assert next(r["value"] for r in rows[0] if r["label"] == "bag").startswith("R11 O11 Y15")

@@ -75,12 +75,19 @@ const deckCache = {};
 export function deckOf(spec) {
   const key = DECKS[spec] ? spec : "38";
   if (!deckCache[key]) {
-    deckCache[key] = DECKS[key].map(([name, stars, food, paint, squares], index) => ({
-      index, name, stars, food, paint,
+    deckCache[key] = DECKS[key].map(([name, id, stars, food, paint, squares], index) => ({
+      index, name, id, stars, food, paint,
       squares: squares.split(" ").map((w) => [...w].map((l) => FROM_LETTER[l])),
     }));
   }
   return deckCache[key];
+}
+
+// The canvas a JSON view names: by its deck index, or by its printed id (the canvas file's `id`,
+// as views that name cards by what is printed on them do); null when the deck has none such.
+export function cardOfView(deck, ref) {
+  if (Number.isInteger(ref)) return deck[ref] || null;
+  return deck.find((c) => c.id === ref) || null;
 }
 
 // The canvas a notation name means (ENCODING.md: a title in any case, or a prefix of at least
@@ -88,6 +95,7 @@ export function deckOf(spec) {
 export function findCard(deck, name) {
   const want = String(name || "").trim().toLowerCase();
   if (!want) return null;
+  if (want.startsWith("#")) return deck.find((c) => c.id.toLowerCase() === want.slice(1)) || null;
   const exact = deck.find((c) => c.name.toLowerCase() === want);
   if (exact) return exact;
   if (want.length < 4) return null;
@@ -149,7 +157,7 @@ export function readTable(text, { players, deck, state }) {
   if (state) {
     const add = (c) => {
       if (c && c.title) {
-        extra[c.title.toLowerCase()] = { index: c.canvas, name: c.title, stars: c.stars,
+        extra[c.title.toLowerCase()] = { index: -1, name: c.title, stars: c.stars,
           food: c.food, paint: c.paint, squares: viewSquares(c) };
       }
     };
@@ -973,7 +981,7 @@ function PendingEditor({ value, write, close }) {
 function derived(state) {
   if (!state || !state.bag) return [];
   const deck = deckOf(state.deck || "38");
-  const nameOf = (i) => (deck[i] ? deck[i].name : `canvas ${i}`);
+  const nameOf = (ref) => { const c = cardOfView(deck, ref); return c ? c.name : `canvas ${ref}`; };
   const out = [{ label: "bag", value: COLOURS.map((c) => `${LETTER[c]}${state.bag[c] || 0}`).join(" ") +
     ` (${COLOURS.reduce((a, c) => a + (state.bag[c] || 0), 0)} cubes)` }];
   const fd = state.face_down || {};
