@@ -55,14 +55,15 @@ function Chooser({ games }) {
       ${games.map((g) => html`<li class="game" data-game=${g.name}>
         <h3 class="name">${g.longName || g.name}</h3>
         <p class="detail">${(g.description || "").split(/(?<=\.)\s/)[0]}</p>
-        <p class="counts" aria-label=${`${g.longName || g.name}: players`}>
-          ${gameStrings(g).map(({ players, spec }) => html`<span class="count">
-            <a class="button" href=${"#/setup/" + encodeURIComponent(spec)}
-               data-spec=${spec}>${players === 1 ? "Solo" : `${players} players`}</a>
-            <a class="play" href=${"#/play/new/" + encodeURIComponent(spec)}
-               aria-label=${`play ${g.longName || g.name}, ${players === 1 ? "solo" :
-                 players + " players"}`}>play</a></span>`)}
-        </p></li>`)}
+        ${[["setup", "Set up and hint"], ["play", "Play"]].map(([view, label]) => html`
+          <p class="counts" data-view=${view}><span class="label">${label}:</span>
+          ${gameStrings(g).map(({ players, spec }) => html`<a class="button"
+              href=${`#/${view}/${view === "play" ? "new/" : ""}${encodeURIComponent(spec)}`}
+              data-spec=${view === "setup" ? spec : null}
+              aria-label=${`${label.toLowerCase()}: ${g.longName || g.name}, ${players === 1 ? "solo"
+                : players + " players"}`}>${players === 1 ? "Solo" : `${players}`}</a>`)}
+          </p>`)}
+        </li>`)}
     </ul></section>`;
 }
 
@@ -114,4 +115,6 @@ function App() {
     </main>`;
 }
 
-render(html`<${App} />`, document.getElementById("app"));
+const root = document.getElementById("app");
+root.replaceChildren();          // the "Loading…" line index.html shows until the modules run
+render(html`<${App} />`, root);

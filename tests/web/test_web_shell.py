@@ -3,7 +3,8 @@ the chooser lists every game with every player count (solo included); the
 router opens the set-up view; a refused notation shows each refusal beside
 the line it names; the table and the text follow each other; a game
 without a notation is set up by its steps; a bearer token is asked for and
-used; nothing is asked of another origin and nothing is logged as an error."""
+used (a hint too); nothing is asked of another origin and nothing is logged
+as an error."""
 from __future__ import annotations
 
 import re
@@ -11,14 +12,12 @@ import urllib.parse
 
 import pytest
 
-from conftest import assert_clean, serve
+from web_helpers import assert_clean, serve
 
 
 def open_setup(page, served, spec):
     page.goto(f"{served.url}/#/setup/{urllib.parse.quote(spec)}")
-    page.wait_for_selector("#notation-text")
-    page.wait_for_function("() => document.querySelector('#notation-text').value.length > 0"
-                           " || document.querySelector('.next-steps')")
+    page.wait_for_selector(".setup[data-synced='true'] #notation-text")
 
 
 def test_the_chooser_lists_every_game_and_player_count(page, served, shot):
@@ -125,4 +124,8 @@ def test_the_page_asks_for_a_token_and_then_works(browser, tmp_path):
         page.wait_for_selector("#notation-text")
         page.wait_for_selector(".next-steps button")
         assert page.locator("#token-form").count() == 0
+        page.fill("#notation-text", "x4\no4\n")              # and a hint streams with it
+        page.wait_for_selector(".setup[data-synced='true'] button.ask:not([disabled])")
+        page.click("button.ask")
+        page.locator(".candidate").first.wait_for()
         context.close()

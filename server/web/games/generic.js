@@ -3,8 +3,15 @@
 // without a table notation is set up in views/setup.js by its steps.
 import { html } from "../html.js";
 
+// A board written as rows of equal length (Connect Four's): a grid, one row a line.
+function isGrid(v) {
+  return Array.isArray(v) && v.length > 1 && v.every((r) => typeof r === "string"
+                                                       && r.length === v[0].length);
+}
+
 function shown(value) {
   if (value === null || value === undefined) return "–";
+  if (isGrid(value)) return html`<pre class="grid">${value.join("\n")}</pre>`;
   if (typeof value !== "object") return String(value);
   const text = JSON.stringify(value);
   return text.length > 200 ? text.slice(0, 197) + "…" : text;

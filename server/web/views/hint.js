@@ -7,8 +7,8 @@
 // the game's Table, which draws it.
 //
 // performance marks, for benchmarks/bench_web_hint.py: "hint-click" when
-// asked, "hint-first" once the first ranking is on the page, "hint-settled"
-// once the final one is.
+// asked, "hint-report" when the first report arrives, "hint-first" once the
+// first ranking is on the page, "hint-settled" once the final one is.
 import { useEffect, useRef, useState } from "../vendor/hooks.js";
 import { html } from "../html.js";
 import { describe, stream } from "../api.js";
@@ -16,7 +16,7 @@ import { describe, stream } from "../api.js";
 // Milliseconds between the server's reports. The first ranking comes one
 // interval after the search starts (a report falling due before the search
 // has a candidate is skipped), so the interval bounds how soon a hint shows.
-export const REPORT_MS = 100;
+export const REPORT_MS = 50;
 // The shipped server's default caps (`easel serve --default-iterations`,
 // `--default-seconds`): the progress bar's scale. The search usually stops
 // before, once its leading turns are told apart; the bar then fills.
@@ -59,6 +59,8 @@ export default function Hint({ spec, position, info, onTurn }) {
   const [error, setError] = useState(null);
   const [chosen, setChosen] = useState(0);
   const [final, setFinal] = useState(null);
+  const [took, setTook] = useState(0);            // seconds since the click, at the last report
+  const started = useRef(0);
   const abort = useRef(null);
   const marked = useRef({ first: false, settled: false });
   const key = position ? JSON.stringify(position) : "";
@@ -95,12 +97,17 @@ export default function Hint({ spec, position, info, onTurn }) {
     abort.current = controller;
     performance.clearMarks("hint-first"); performance.clearMarks("hint-settled");
     performance.mark("hint-click");
+    started.current = performance.now();
+    setTook(0);
     marked.current = { first: false, settled: false };
     setAnalysis(null); setError(null); setChosen(0); setFinal(null); setState("running");
+    let seen = 0;
     try {
       await stream("Engine", "Analyze", { position, reportIntervalMs: REPORT_MS },
                    (m) => {
+                     if (m.analysis && !seen++) performance.mark("hint-report");
                      if (m.analysis) setAnalysis(m.analysis);
+                     setTook((performance.now() - started.current) / 1000);
                      if (m.final) setFinal(m.stopReason || "STOP_REASON_BUDGET");
                    }, { signal: controller.signal });
       if (abort.current === controller) setState("settled");
@@ -114,7 +121,7 @@ export default function Hint({ spec, position, info, onTurn }) {
 
   const running = state === "running";
   const a = analysis || {};
-  const secs = Number(a.elapsedSeconds || 0), its = Number(a.iterations || 0);
+  const secs = Math.max(Number(a.elapsedSeconds || 0), took), its = Number(a.iterations || 0);
   const progress = state === "settled" ? 1
     : Math.min(0.99, Math.max(secs / DEFAULT_SECONDS, its / DEFAULT_ITERATIONS));
   const players = info ? info.numPlayers : 0;

@@ -83,6 +83,7 @@ export default function Setup({ path, games }) {
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const [turn, setTurn] = useState(null);
+  const [readText, setReadText] = useState(null);   // the text the answers shown are of
   const [scroll, setScroll] = useState(0);
   const area = useRef(null);
   const seq = useRef(0);
@@ -136,7 +137,7 @@ export default function Setup({ path, games }) {
     } catch (e) {
       if (mine === seq.current) setError(e);
     } finally {
-      if (mine === seq.current) setBusy(false);
+      if (mine === seq.current) { setBusy(false); setReadText(t); }
     }
   }
 
@@ -170,7 +171,9 @@ export default function Setup({ path, games }) {
   const lineCount = Math.max(1, text.split("\n").length);
   const loaded = info && !refusals.length;
   const Table = mod.Table;
-  return html`<section class="setup" data-game=${name}>
+  // data-synced: the table, refusals and hint are of the text as it stands (tests wait for it)
+  return html`<section class="setup" data-game=${name}
+                       data-synced=${readText === text ? "true" : "false"}>
     <h2>${game.longName || game.name}: set up
       <span class="spec">${spec}</span></h2>
     <div class="columns">
