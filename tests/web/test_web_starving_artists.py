@@ -20,7 +20,7 @@ import urllib.parse
 
 import pytest
 
-from conftest import assert_clean
+from web_helpers import assert_clean
 from sa_clicks import click_position
 from test_web_starving_artists_data import module_samples
 
@@ -134,27 +134,23 @@ def test_a_refused_nutrition_is_marked_on_the_track(phone, served, shot):
     shot(phone, "web-starving_artists-refused-phone.png")
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_every_sample_is_drawn_with_letters_at_both_sizes(browser, served, shot, players):
-    from conftest import DESKTOP, PHONE, _watched
-    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
-        context = browser.new_context(viewport=viewport)
-        page = _watched(context)
-        open_setup(page, served, players)
-        page.fill("#notation-text", SAMPLES[players])
-        settle(page)
-        assert page.locator(".refusal").count() == 0
-        for p in range(1, players + 1):
-            assert page.locator(f'[data-part="p{p}:cubes"]').count() == 1
-        # every cube and square carries its letter (the rulebook's colour-blind note)
-        letters = set(svg_texts(page, "svg.sa-svg text"))
-        assert set("ROYGBVKW") <= letters, letters
-        no_horizontal_scroll(page)
-        svg = page.locator("svg.sa-svg").bounding_box()
-        assert svg["width"] <= viewport["width"]
-        shot(page, f"web-starving_artists-{players}p-{size}.png")
-        assert_clean(page, served)
-        context.close()
+def test_every_sample_is_drawn_with_letters(request, served, shot, players, size):
+    page = request.getfixturevalue({"desktop": "page", "phone": "phone"}[size])
+    open_setup(page, served, players)
+    page.fill("#notation-text", SAMPLES[players])
+    settle(page)
+    assert page.locator(".refusal").count() == 0
+    for p in range(1, players + 1):
+        assert page.locator(f'[data-part="p{p}:cubes"]').count() == 1
+    # every cube and square carries its letter (the rulebook's colour-blind note)
+    letters = set(svg_texts(page, "svg.sa-svg text"))
+    assert set("ROYGBVKW") <= letters, letters
+    no_horizontal_scroll(page)
+    assert page.locator("svg.sa-svg").bounding_box()["width"] <= page.viewport_size["width"]
+    shot(page, f"web-starving_artists-{players}p-{size}.png")
+    assert_clean(page, served)
 
 
 def test_the_parts_open_from_the_keyboard(page, served):
