@@ -100,6 +100,12 @@ def test_solo_set_up_by_clicks_on_a_phone(phone, served, shot):
     assert_clean(phone, served)
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_three_and_four_players_set_up_by_clicks(page, served, players):
+    set_up_by_clicks(page, served, players)
+    assert_clean(page, served)
+
+
 def refuse(page, served, players, old, new):
     open_setup(page, served, players)
     page.fill("#notation-text", SAMPLES[players].replace(old, new))
