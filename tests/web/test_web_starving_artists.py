@@ -195,3 +195,41 @@ def test_derived_reads_canvases_by_deck_index_or_printed_id(page, served):
     titles = unseen.split("; ")
     assert len(titles) == len(view["face_down"]["unseen"]) and "Water Lilies" in titles
     assert next(r["value"] for r in rows[0] if r["label"] == "bag").startswith("R11 O11 Y15")
+
+
+def test_a_read_only_table_draws_the_position_with_or_without_its_notation(page, served, shot):
+    """Hint, play and review give the Table no set-up: it draws the position's notation, or the
+    JSON view alone, the same, with nothing to click, and the turn it is given."""
+    from easel.engine.registry import load_game
+    game = load_game("starving_artists(players=2)")
+    state = game.state_from_notation(SAMPLES[2])
+    info = {"game": "starving_artists", "numPlayers": 2, "currentPlayer": 0,
+            "state": state.to_json(), "notation": game.notation_of(state)}
+    turn = [{"id": 0, "text": t, "player": 0, "isChance": False}
+            for t in ("buy canvas 2 (Eagle Head)", "pay blue", "pay red", "end turn")]
+    open_setup(page, served, 2)
+    drawn = page.evaluate("""async ([info, turn]) => {
+        const { h, render } = await import('/vendor/preact.js');
+        const m = await import('/games/starving_artists.js');
+        const out = [];
+        for (const given of [info, { ...info, notation: undefined }]) {
+            const box = document.createElement('div');
+            box.className = 'read-only';
+            document.body.append(box);
+            render(h(m.default.Table, { info: given, setup: null, refusals: [], turn }), box);
+            await new Promise((r) => setTimeout(r, 50));
+            const texts = [...box.querySelectorAll('svg text')].map((e) => e.textContent);
+            out.push({ texts, buttons: box.querySelectorAll('[role=button]').length,
+                       badges: [...box.querySelectorAll('[data-part="market:1"] .sa-badge')]
+                           .map((e) => e.textContent) });
+        }
+        return out;
+    }""", [info, turn])
+    with_notation, state_only = drawn
+    assert with_notation == state_only, [(a, b) for a, b in zip(with_notation["texts"], state_only["texts"]) if a != b][:5]
+    for title in ("Eagle Head", "Hall of Bulls", "Goldfish", "The Siesta"):
+        assert title in with_notation["texts"]
+    assert with_notation["buttons"] == 0
+    assert with_notation["badges"] == ["1"]
+    page.locator(".read-only").first.scroll_into_view_if_needed()
+    shot(page, "web-starving_artists-read-only-desktop.png")

@@ -243,6 +243,41 @@ export function readTable(text, { players, deck, state }) {
   return t;
 }
 
+// The table as a JSON view shows it (a read-only table given a position without its notation):
+// the same shape as readTable's, the derived parts the engine's own.
+export function tableFromState(state, deck) {
+  const card = (c) => {
+    if (c === null || c === undefined) return null;
+    if (typeof c === "object") {
+      return cardOfView(deck, c.canvas) || { index: -1, name: c.title, stars: c.stars,
+        food: c.food, paint: c.paint, squares: viewSquares(c) };
+    }
+    return cardOfView(deck, c) || { index: -1, name: `canvas ${c}`, stars: 0, food: 0, paint: 0,
+      squares: [], unknown: true };
+  };
+  const counts = (o) => ({ ...zeroCubes(), ...(o || {}) });
+  const fd = state.face_down || {};
+  const phase = state.phase || null;
+  const seat = Number.isInteger(state.current_player) ? state.current_player : -1;
+  const t = {
+    players: state.players, day: state.day || 1,
+    round: TURN_PHASES.has(phase) && state.players > 1 ? state.round : null,
+    phase, phasePlayer: DECIDING.has(phase) && seat >= 0 ? seat + 1 : null,
+    market: (state.market || [null, null, null]).map(card), pile: counts(state.payday_pile),
+    under: (fd.known_under || []).map(card), removed: (state.removed || []).map(card),
+    result: state.result > 0 ? "won" : state.result < 0 ? "lost" : null, pending: null,
+    first: (state.first_player || 0) + 1, lines: {}, bag: counts(state.bag),
+    unseen: (fd.unseen || []).map(card),
+    studios: (state.studios || []).map((st) => ({
+      nutrition: st.nutrition, nutritionDerived: false, cubes: counts(st.cubes),
+      canvases: (st.canvases || []).map((cv) => ({ card: card(cv), cubes: (cv.cubes || []).map(colourWord) })),
+      paintings: (st.paintings || []).map(card), free: !!st.free_action_used,
+      food: st.food_earned || 0, foodDerived: true, stars: st.stars || 0, lines: {},
+    })),
+  };
+  return t;
+}
+
 function usedCards(t) {
   const out = [...t.market.filter(Boolean), ...t.under, ...t.removed];
   for (const s of t.studios) out.push(...s.canvases.map((c) => c.card), ...s.paintings);
@@ -503,7 +538,7 @@ function Table({ info, setup, refusals, turn }) {
   const players = state.players || (info && info.numPlayers) || 2;
   const deck = deckOf(state.deck || "38");
   const text = setup ? setup.notation : (info && info.notation) || "";
-  const t = readTable(text, { players, deck, state });
+  const t = text || !state.studios ? readTable(text, { players, deck, state }) : tableFromState(state, deck);
   const refused = refusalParts(refusals, text);
   const { marks, painted, bought, player: turnPlayer } = turnMarks(turn, t);
   const can = !!setup;
@@ -647,7 +682,7 @@ function Table({ info, setup, refusals, turn }) {
       ${[0, 1, 2, 3, 4, 5].map((v) => html`<g>
         <rect x=${PAD + 66 + v * 22} y=${y + 3} width="19" height="18" rx="3" fill=${v === s.nutrition ? (v === 0 ? "#b00020" : "#2e7d32") : v < s.nutrition ? "#c8e6c9" : "#f4f4f4"} stroke="#888" />
         <text x=${PAD + 75.5 + v * 22} y=${y + 16} font-size="11.5" text-anchor="middle" font-weight=${v === s.nutrition ? 700 : 400} fill=${v === s.nutrition ? "#fff" : "#333"}>${v}</text></g>`)}
-      ${s.nutritionDerived ? layoutText(PAD + 200, y + 16, "(der.)", { size: 9.5, fill: "#666" }) : null}
+      ${s.nutritionDerived && can ? layoutText(PAD + 200, y + 16, "(der.)", { size: 9.5, fill: "#666" }) : null}
       ${outline(nkey, PAD + 2, y - 2, 234, 28)}
     </${Button}>`);
     const fkey = `${key}:free`;
@@ -682,7 +717,7 @@ function Table({ info, setup, refusals, turn }) {
         <rect x=${PAD + 4} y=${y} width=${W - 2 * PAD - 8} height=${hgt} rx="5" fill="#fff" stroke=${cv.ghost ? "#c2185b" : "#999"} stroke-dasharray=${cv.ghost ? "5 3" : null} />
         <${Button} id=${cvKey} label=${`player ${p} canvas ${cv.card.name}: change`} onOpen=${cv.ghost ? null : opener({ kind: "canvas", p, k })}>
           <rect class="sa-hit" x=${PAD + 6} y=${y + 2} width=${W - 2 * PAD - 12} height="18" rx="3" fill="transparent" />
-          ${canvasHead(cv.card, PAD + 10, y + 4, W - 2 * PAD - 20)}
+          ${canvasHead(cv.ghost ? { ...cv.card, name: `${cv.card.name} (bought this turn)` } : cv.card, PAD + 10, y + 4, W - 2 * PAD - 20)}
         </${Button}>
         ${canvasSquares(cv, PAD + 10, y + 24, W - 2 * PAD - 20, {
           onSquare: can && !cv.ghost ? (sq) => setOpen({ kind: "square", p, k, sq }) : null,
