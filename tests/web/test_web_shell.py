@@ -94,6 +94,7 @@ def test_the_text_survives_a_reload(page, served):
 
 def test_a_game_without_notation_is_set_up_by_its_steps(page, served):
     open_setup(page, served, "pig(players=2)")
+    assert "to move player 1" in " ".join(page.inner_text(".derived").split())
     page.get_by_role("button", name=re.compile("^roll")).first.click()
     page.wait_for_function(
         "() => document.querySelector('#notation-text').value.trim() === 'roll'")
@@ -126,6 +127,7 @@ def test_the_page_asks_for_a_token_and_then_works(browser, tmp_path):
         assert page.locator("#token-form").count() == 0
         page.fill("#notation-text", "x4\no4\n")              # and a hint streams with it
         page.wait_for_selector(".setup[data-synced='true'] button.ask:not([disabled])")
+        assert page.inner_text(".hint-status") == "Ask for the best turns of player 1."
         page.click("button.ask")
         page.locator(".candidate").first.wait_for()
         context.close()

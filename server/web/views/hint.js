@@ -125,7 +125,8 @@ export default function Hint({ spec, position, info, onTurn }) {
   const progress = state === "settled" ? 1
     : Math.min(0.99, Math.max(secs / DEFAULT_SECONDS, its / DEFAULT_ITERATIONS));
   const players = info ? info.numPlayers : 0;
-  const player = a.player !== undefined ? a.player : (info ? info.currentPlayer : 0);
+  // proto3 JSON leaves out a field at its default (player 0, 0 visits, false)
+  const player = a.player ?? (info ? info.currentPlayer ?? 0 : 0);
   const noDecision = info && info.kind !== "NODE_KIND_DECISION";
   return html`<section class="hint" aria-label="hint" data-state=${state}>
     <div class="hint-bar">

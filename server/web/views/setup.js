@@ -61,7 +61,8 @@ function Derived({ mod, info, game }) {
   if (!info) return null;
   let rows = [];
   try { rows = mod.derived(info.state || {}) || []; } catch (e) { rows = [{ label: "derived", value: `(${e.message})` }]; }
-  const who = info.currentPlayer >= 0 ? `player ${info.currentPlayer + 1}`
+  const current = info.currentPlayer ?? 0;     // proto3 JSON leaves a 0 out
+  const who = current >= 0 ? `player ${current + 1}`
     : info.kind === "NODE_KIND_CHANCE" ? "chance (a draw or a roll)" : "nobody: the game is over";
   return html`<dl class="derived" aria-label="what the server derived">
     <div><dt>to move</dt><dd>${who}</dd></div>
