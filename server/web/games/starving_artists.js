@@ -759,7 +759,7 @@ function Table({ info, setup, refusals, turn }) {
   const steps = turn && turn.length ? html`<ol class="sa-steps" aria-label="the turn, step by step">
     ${turn.map((s, i) => html`<li data-step=${i + 1}><span class="sa-step-n">${i + 1}</span> ${s.text}${s.isChance ? " (chance)" : ""}</li>`)}
   </ol>` : null;
-  return html`<div class=${"sa-table" + (wide.on ? " sa-wide" : "")} ref=${wide.ref}>
+  return html`<div class=${"sa-table" + (wide.on ? " sa-wide" : "") + (setup && open ? " sa-picking" : "")} ref=${wide.ref}>
     <svg class="sa-svg" viewBox=${`0 0 ${width} ${height}`} role="group" aria-label="Starving Artists table"
       font-family=${FONT} xmlns="http://www.w3.org/2000/svg">
       <defs>
