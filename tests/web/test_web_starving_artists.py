@@ -233,3 +233,17 @@ def test_a_read_only_table_draws_the_position_with_or_without_its_notation(page,
     assert with_notation["badges"] == ["1"]
     page.locator(".read-only").first.scroll_into_view_if_needed()
     shot(page, "web-starving_artists-read-only-desktop.png")
+
+
+def test_on_a_phone_the_picker_opens_in_sight(phone, served):
+    """A part clicked near the top of a long table opens its picker on the screen, not below the
+    table (the frame clips its overflow, so the picker is a sheet fixed to the screen)."""
+    open_setup(phone, served, 2)
+    phone.locator('[data-part="market:0"]').click()
+    box = phone.locator(".sa-picker").bounding_box()
+    height = phone.viewport_size["height"]
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height + 1, (box, height)
+    assert phone.locator(".sa-picker").get_by_role("button", name="Bahamian View").is_visible()
+    phone.locator(".sa-picker").get_by_role("button", name="Bahamian View").click()
+    phone.wait_for_function("() => document.querySelector('#notation-text').value"
+                            ".includes('market Bahamian View; -; -')")
