@@ -108,3 +108,37 @@ def test_a_failed_hint_says_why(browser):
     assert "cannot be reached" in error.inner_text(), error.inner_text()
     assert page.get_attribute(".hint", "data-state") == "failed"
     context.close()
+
+
+def _mid_game(spec: str, moves: int, seed: int) -> str:
+    """The notation of a position reached by seeded random play."""
+    import random
+    from easel import engine
+    game = engine.load_game(spec)
+    state, rng = game.new_initial_state(), random.Random(seed)
+    while moves > 0 and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            moves -= 1
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    return game.notation_of(state)
+
+
+def test_a_settled_hint_lists_a_few_turns_not_every_one(page):
+    """A position with dozens of turns: the settled hint lists at most 8 (a
+    settled hint once listed all 587 turns of a paint step, a page of
+    64,000 px on a phone)."""
+    spec = "vangogh(players=2)"
+    text = _mid_game(spec, 20, 4)                    # 16 first steps to choose from
+    with serve("--default-iterations", "3000") as s:
+        page.goto(f"{s.url}/#/setup/{urllib.parse.quote(spec)}")
+        page.wait_for_selector(".next-steps button, #notation-text")
+        page.fill("#notation-text", text)
+        page.wait_for_selector(".setup[data-synced='true'] button.ask:not([disabled])")
+        page.click("button.ask")
+        page.wait_for_selector(".hint[data-state='settled']", timeout=60_000)
+        assert 2 <= page.locator(".candidate").count() <= 8
+        assert_clean(page, s)
