@@ -150,8 +150,8 @@ def _write_pending(r, view, derived):
         out.append("blue " + COLOUR_LETTERS[COLOURS.index(pend["blue_colour"])])
     if pend["resume"] is not None:
         out.append(f"resume {pend['resume']}")
-    if pend["card_slot"] >= 0:
-        out.append(f"card-slot {pend['card_slot'] + 1} then {pend['card_resume']}")
+    if pend["card_slot"] is not None:
+        out.append(f"card-slot {pend['card_slot']} then {pend['card_resume']}")
     if pend["eor_char"]:
         out.append("eor " + (CHAR_WORDS[pend["eor_char"]] if pend["eor_char"] < N_CHARS
                              else "end"))

@@ -1,0 +1,52 @@
+"""Numbers a person counts are 1-based in every JSON view, and cards are named
+by what is printed on them (docs/table-notation.md, "Names and numbers"),
+whichever implementation writes the view: random games on each, every view
+along them held to the game's rules of numbering."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from easel import engine
+
+
+def _impls(game):
+    return ["reference"] + (["core"] if engine.game_entry(game).has_core else [])
+
+
+def _views(spec, impl, games=2, seed=0, limit=4000):
+    """Every view along `games` random games of `spec` on `impl`."""
+    rng = random.Random(seed)
+    g = engine.load_game(spec, implementation=impl)
+    for _ in range(games):
+        s = g.new_initial_state()
+        for _ in range(limit):
+            yield s, s.to_json()
+            if s.is_terminal():
+                break
+            if s.is_chance_node():
+                outcomes, probs = zip(*s.chance_outcomes())
+                s.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+
+
+@pytest.mark.parametrize("impl", _impls("vangogh"))
+@pytest.mark.parametrize("spec", ["vangogh", "vangogh(players=1)"])
+def test_vangogh_counts_turns_and_slots_from_1(spec, impl):
+    seen_card = 0
+    for s, v in _views(spec, impl):
+        assert v["turn"] >= 1, v["turn"]
+        slot = v["pending"]["card_slot"]
+        if v["phase"] == "card":
+            seen_card += 1
+            assert 1 <= slot <= 3 and v["paintings"][slot - 1]["card"] == -1
+            # the chance text names the same slot as the view
+            a = s.chance_outcomes()[0][0]
+            assert s.action_to_string(a).endswith(f"onto painting {slot}")
+        else:
+            assert slot is None
+    assert seen_card, "no painting was finished: the test saw no 'card' phase"
+
