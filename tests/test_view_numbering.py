@@ -50,3 +50,23 @@ def test_vangogh_counts_turns_and_slots_from_1(spec, impl):
             assert slot is None
     assert seen_card, "no painting was finished: the test saw no 'card' phase"
 
+
+@pytest.mark.parametrize("impl", _impls("couleurs_de_paris"))
+@pytest.mark.parametrize("spec", ["couleurs_de_paris", "couleurs_de_paris(players=4)"])
+def test_couleurs_de_paris_counts_positions_from_1_and_names_paintings_by_id(spec, impl):
+    kept = 0
+    for s, v in _views(spec, impl, games=1):
+        assert [lv["position"] for lv in v["lower_board"]] == list(range(1, 11))
+        for q in v["pending"]["keep"]:
+            kept += q is not None
+            assert q is None or 1 <= q <= 10
+        if s.is_chance_node():
+            a = s.chance_outcomes()[0][0]
+            assert s.action_to_string(a) == f"turn up painting #{a}"
+        elif not s.is_terminal():
+            for a in s.legal_actions():
+                # a card by its printed id (#12), as the notation writes it
+                text = s.action_to_string(a)
+                assert not re.search(r"painting \d", text), text
+    assert kept, "no assistant was stood up: the test saw no phase 3"
+
