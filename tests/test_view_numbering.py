@@ -70,3 +70,19 @@ def test_couleurs_de_paris_counts_positions_from_1_and_names_paintings_by_id(spe
                 assert not re.search(r"painting \d", text), text
     assert kept, "no assistant was stood up: the test saw no phase 3"
 
+
+@pytest.mark.parametrize("impl", _impls("starving_artists"))
+@pytest.mark.parametrize("spec", ["starving_artists", "starving_artists(players=1)"])
+def test_starving_artists_names_canvases_by_printed_id(spec, impl):
+    from easel.engine.starving_artists.rules import rules_of
+    g = engine.load_game(spec, implementation=impl)
+    ids = {c.id for c in rules_of(g).deck.cards}
+    for s, v in _views(spec, impl, games=1):
+        named = ([m["canvas"] for m in v["market"] if m] + v["face_down"]["unseen"]
+                 + v["face_down"]["known_under"] + v["removed"] + v["pending"]["selling"]
+                 + [x for x in [v["pending"]["adv_card"]] if x is not None])
+        for st in v["studios"]:
+            named += [cv["canvas"] for cv in st["canvases"]] + st["paintings"]
+        assert named and all(x in ids for x in named), named
+        # the table's text counts players from 1, as the notation does
+        assert "player 0" not in str(s), str(s)
