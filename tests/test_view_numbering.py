@@ -86,3 +86,21 @@ def test_starving_artists_names_canvases_by_printed_id(spec, impl):
         assert named and all(x in ids for x in named), named
         # the table's text counts players from 1, as the notation does
         assert "player 0" not in str(s), str(s)
+
+
+@pytest.mark.parametrize("impl", _impls("starving_artists"))
+def test_starving_artists_refuses_a_deck_index_and_proposes_the_printed_id(impl):
+    from easel.engine.errors import StateFormatError
+    g = engine.load_game("starving_artists", implementation=impl)
+    s = next(s for s, v in _views("starving_artists", impl, games=1) if not s.is_chance_node()
+             and v["market"][0] is not None)
+    v = s.to_json()
+    printed = v["market"][0]["canvas"]
+    assert g.state_from_json(v).to_json() == v
+    v["market"][0]["canvas"] = printed[:-1]                 # a typo
+    with pytest.raises(StateFormatError, match=rf"market\[0\]\.canvas.*write one of: "
+                                               rf"'{re.escape(printed)}'"):
+        g.state_from_json(v)
+    v["market"][0]["canvas"] = 24                           # a deck index, as views had
+    with pytest.raises(StateFormatError, match=r"market\[0\]\.canvas.*printed id"):
+        g.state_from_json(v)
