@@ -309,8 +309,8 @@ def test_s14_take_a_painting(impl):
     s = act_scene(impl, 0, [("take painting", 0)])
     easels = s.to_json()["easels"]
     do(s, "act on take a painting")
-    assert texts(s) == [f"take painting {c} from easel {e + 1}" for e, c in enumerate(easels)]
-    do(s, f"take painting {easels[1]} from easel 2")
+    assert texts(s) == [f"take painting #{c} from easel {e + 1}" for e, c in enumerate(easels)]
+    do(s, f"take painting #{easels[1]} from easel 2")
     v = s.to_json()
     assert v["easels"][1] is None and [pv["card"] for pv in v["boards"][0]["paintings"]] == \
         [easels[1]]
