@@ -446,8 +446,9 @@ def sa_mutations(game, view):
     return out.items
 
 
-def game_card(r, i):
-    return r.deck.cards[i]
+def game_card(r, printed_id):
+    """The canvas the view names by its printed id."""
+    return r.deck.cards[r.deck.index_of(printed_id)]
 
 
 def mutations(game, view):
