@@ -28,7 +28,10 @@ from .rules import (BUY, CUBE_NAMES, DONE, FULL, PAINT, PAINT_AT, PAY, RETURN, S
 
 def _card(deck, printed_id):
     """The deck's canvas the view names by its printed id."""
-    return deck.cards[deck.index_of(printed_id)]
+    i = deck.index_of(printed_id)
+    if i < 0:       # never a silent other canvas (cards[-1])
+        raise KeyError(f"no canvas of the deck has the printed id {printed_id!r}")
+    return deck.cards[i]
 
 
 def _needs(view, p):

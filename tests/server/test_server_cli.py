@@ -127,8 +127,8 @@ def test_node_example_client(server):
     assert out.returncode == 0, out.stderr
     text = out.stdout
     assert "connect_four (2-2 players)" in text and "pig (2-10 players)" in text
-    assert "legal actions: 0:x in column 1 1:x in column 2 2:x in column 3 3:x in column 4 "
-            "4:x in column 5 5:x in column 6 6:x in column 7" in text
+    assert ("legal actions: 0:x in column 1 1:x in column 2 2:x in column 3 3:x in column 4 "
+            "4:x in column 5 5:x in column 6 6:x in column 7") in text
     assert "applied x in column 4; player 1 to move" in text
     assert "illegal move refused: INVALID_ARGUMENT: action.id:" in text
     long_input = [ln for ln in text.splitlines() if ln.startswith("long input refused:")]
