@@ -73,13 +73,14 @@ def test_serve_exits_0_on_sigint(served):
 
 def test_suggest_command_in_process(tmp_path, capsys):
     path = tmp_path / "game.txt"
-    path.write_text("# x, o, x, o, x, o on the bottom row\nx0\no0\n1\no1\nx2\no2\n")
+    path.write_text("# x, o, x, o, x, o on the bottom row\nx in column 1\no in column 1\n1\no in column 2\n"
+                    "x in column 3\no in column 3\n")
     assert main(["suggest", "connect_four", "--record", str(path), "--iterations", "800",
                  "--seed", "1", "--top", "3"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("connect_four: player 1 to move; 800 iterations")
     rows = [ln.split() for ln in out.splitlines() if ln[:4].strip().isdigit()]
-    assert len(rows) == 3 and rows[0][0] == "1" and rows[0][-1] == "x in column 4"
+    assert len(rows) == 3 and rows[0][0] == "1" and rows[0][-4:] == ["x", "in", "column", "4"]
 
 
 def test_suggest_command_reads_serialized_states(tmp_path, capsys):
