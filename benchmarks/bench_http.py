@@ -40,7 +40,7 @@ WARMUP = 30
 
 def _suggest_request():
     req = pb.SuggestRequest(position=pb.Position(record=pb.GameRecord(
-        game="connect_four", steps=[pb.Step(text="x3"), pb.Step(text="o3")])))
+        game="connect_four", steps=[pb.Step(text="x in column 4"), pb.Step(text="o in column 4")])))
     req.settings.budget.iterations = 100
     req.settings.seed = 1
     req.settings.threads = 1

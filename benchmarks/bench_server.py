@@ -52,7 +52,7 @@ LATENCY_ITERATIONS = 300
 LATENCY_ROUNDS = 40
 THROUGHPUT_ITERATIONS = 300_000   # ~0.5 s a call: fixed per-call costs stay small
 THROUGHPUT_ROUNDS = 3
-MOVES = ["x3", "o3", "x2"]
+MOVES = ["x in column 4", "o in column 4", "x in column 3"]
 
 
 def _request(iterations, seed=0):

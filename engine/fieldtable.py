@@ -151,6 +151,31 @@ class Int(Value):
         return f"integer {lo}..{hi}" if (lo, hi) != (0, 1) else "0 or 1"
 
 
+class Ordinal(Int):
+    """A 0-based index (kept so by the rules) shown as a person counts it,
+    from 1 (docs/table-notation.md, "Names and numbers"): the stored lo..hi
+    is shown lo+1..hi+1; with `none`, the stored -1 is null."""
+
+    def __init__(self, lo, hi, none=False):
+        super().__init__(lo, hi)
+        self.none = none
+
+    def write(self, v, ctx):
+        return v + 1 if v >= 0 else None
+
+    def read(self, j, field, ctx):
+        if j is None and self.none:
+            return -1
+        return ctx.f.int(j, field, _at(self.lo, ctx.r) + 1, _at(self.hi, ctx.r) + 1) - 1
+
+    def limits(self, r):
+        return (-1 if self.none else _at(self.lo, r)), _at(self.hi, r)
+
+    def text(self):
+        lo, hi = (b + 1 if isinstance(b, int) else f"{b.name}+1" for b in (self.lo, self.hi))
+        return f"integer {lo}..{hi} (counted from 1)" + (" or null" if self.none else "")
+
+
 class Name(Value):
     """An index shown by its name (`names[i]`); with `none`, -1 is null."""
     noun = "names"
@@ -840,6 +865,6 @@ def _put(flat, start, c_shape, v, empty):
 
 
 __all__ = ["Axis", "Bound", "CForm", "Ctx", "EncodingDoc", "Field", "FieldTable", "Flag", "IdSet", "Int", "Name",
-           "NameCounts", "OMIT",
+           "NameCounts", "OMIT", "Ordinal",
            "Shown", "StructCodec", "StructView", "Value", "replace_block",
            "PUBLIC", "HIDDEN", "DERIVED", "PENDING", "CACHE"]

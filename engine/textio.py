@@ -114,7 +114,16 @@ def string_to_action(state, text) -> int:
     what = "possible outcome" if state.is_chance_node() else "legal move"
     raise IllegalActionError(f"{game.spec}: {quote_text(text)} is not a {what} here "
                              f"({_describe_turn(state)}); "
+                             + old_form_hint(game, view, text)
                              + _listing(f"{what}s", texts, normal, wanted))
+
+
+def old_form_hint(game, view: dict, text: str) -> str:
+    """"<what to write>; " when `text` is in a form the game's texts had
+    before (a record written then: engine/connect_four/codec.py), else ""."""
+    old = getattr(game.codec, "old_text_hint", None)
+    hint = old(view, text[:QUOTED_CHARS]) if old is not None else None
+    return f"{hint}; " if hint else ""
 
 
 def _listing(label: str, texts: list, normal: list, wanted: str) -> str:

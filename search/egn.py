@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from easel.engine.contract_ids import PLAYER_CHANCE
 from easel.engine.errors import EaselError
-from easel.engine.textio import normalise_text
+from easel.engine.textio import normalise_text, old_form_hint
 
 from .records import RECORD_FORMAT, RecordError, load_game
 
@@ -570,7 +570,8 @@ class _Reader:
             if not hits:
                 raise RecordError(f"{where}: {_quote(text)} is not a {what} here ({spec}, "
                                   f"{'chance' if chance else f'player {actual}'} to act); "
-                                  f"{what}s: {_listing(texts)}")
+                                  + old_form_hint(self.game, state.to_json(), text)
+                                  + f"{what}s: {_listing(texts)}")
             if len(hits) > 1:
                 raise RecordError(f"{where}: {_quote(text)} reads as {len(hits)} {what}s here "
                                   f"({spec}): add the id, one of " +

@@ -15,7 +15,7 @@ from easel.v1 import engine_pb2 as pb
 GAMES = ["pig", "connect_four", "vangogh", "pig(players=3)", "pig(winscore=10)",
          "vangogh(players=3)", "vangogh(players=1)", "vangogh(deck=/dev/zero)",
          "vangogh(deck=paintings-placeholder.json)", "pig(players=99)", "chess", ""]
-TEXTS = ["roll", "stop", "Roll 4", "x3", "o3", "x9", "mcts", "random", "greedy",
+TEXTS = ["roll", "stop", "Roll 4", "x in column 4", "o in column 4", "x in column 10", "mcts", "random", "greedy",
          "mcts(uct_c=1.5)", "mcts(iterations=50)", "heuristic", "mcts(form=pimc,worlds=2)",
          "{}", '{"a": [1, 2]}', "NaN"]
 strings = st.one_of(st.sampled_from(GAMES + TEXTS), st.text(max_size=40),

@@ -214,7 +214,7 @@ def cdp_mutations(game, view):
         out.add("pending.seat_k", lambda v: v["pending"].__setitem__("seat_k", 1),
                 "a phase 3 seat outside phase 3 (I10)")
     if ph != "stand":
-        out.add("pending.keep[0]", lambda v: v["pending"]["keep"].__setitem__(0, 0),
+        out.add("pending.keep[0]", lambda v: v["pending"]["keep"].__setitem__(0, 1),
                 "an assistant stood up outside the stand step (I10)")
     # I11: whose turn (in a later round's placement the assistant stood up
     # last round cannot be told from one placed now, and another player may
@@ -446,8 +446,9 @@ def sa_mutations(game, view):
     return out.items
 
 
-def game_card(r, i):
-    return r.deck.cards[i]
+def game_card(r, printed_id):
+    """The canvas the view names by its printed id."""
+    return r.deck.cards[r.deck.index_of(printed_id)]
 
 
 def mutations(game, view):

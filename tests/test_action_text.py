@@ -141,8 +141,8 @@ def test_a_terminal_state_refuses_every_text(impl):
     for a in (0, 1, 0, 1, 0, 1, 0):
         state.apply_action(a)
     assert state.is_terminal()
-    with pytest.raises(IllegalActionError, match="'x3' cannot be applied: the game is over"):
-        state.string_to_action("x3")
+    with pytest.raises(IllegalActionError, match="'x in column 4' cannot be applied: the game is over"):
+        state.string_to_action("x in column 4")
 
 
 def test_a_codec_that_reads_loose_text_cannot_register():

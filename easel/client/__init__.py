@@ -7,8 +7,8 @@ talk to a server, and the tournament's remote bot (search/tournament/bots.py).
     >>> from easel.client import EngineClient
     >>> with EngineClient("127.0.0.1:50051") as c:
     ...     pos = c.new_game("connect_four")
-    ...     pos = c.apply_action("connect_four", ["x3"], "o3")     # record + one more step
-    ...     best = c.suggest("connect_four", ["x3", "o3"], iterations=2000)
+    ...     pos = c.apply_action("connect_four", ["x in column 4"], "o in column 4")     # record + one more step
+    ...     best = c.suggest("connect_four", ["x in column 4", "o in column 4"], iterations=2000)
     ...     print(best.candidates[0].text, best.candidates[0].win_probability)
 
 A position is given as a game string and a list of steps; a step is an int

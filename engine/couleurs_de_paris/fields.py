@@ -22,7 +22,8 @@ that use it (reference.py and play.pyx).
 from __future__ import annotations
 
 from easel.engine.fieldtable import (CACHE, DERIVED, PENDING, PUBLIC, Axis, Bound, Field,
-                                     FieldTable, IdSet, Int, Name, NameCounts, Shown, Value)
+                                     FieldTable, IdSet, Int, Name, NameCounts, Ordinal, Shown,
+                                     Value)
 
 from .data import (ACTION_NAMES, MAX_PAINTINGS, POSITIONS, SPACES, SUPPLY_COLOURS, TOOLS,
                    TRACK_LEN)
@@ -123,7 +124,9 @@ def _players_at(s, loc, field):
 
 def _lower_board(ctx):
     s, r = ctx.s, ctx.r
-    return [{"position": q, "action": ACTION_NAMES[kind_at(r, s.rot, q)],
+    # positions count from 1 as a person counts them (docs/table-notation.md);
+    # the list's order is the board's, position 1 first
+    return [{"position": q + 1, "action": ACTION_NAMES[kind_at(r, s.rot, q)],
              "spaces": r.capacity[q],
              "standing": _players_at(s, q, s.stand),
              "lying": _players_at(s, q, s.lie)} for q in range(POSITIONS)]
@@ -164,8 +167,9 @@ def _read_lower_board(given, field, ctx):
     for q, lv in enumerate(f.list(given, field, POSITIONS)):
         lf = f"{field}[{q}]"
         f.obj(lv, lf, ("position", "action", "spaces", "standing", "lying"))
-        if lv["position"] != q:
-            f.bad(f"{lf}.position", f"must be {q}")
+        if lv["position"] != q + 1:
+            f.bad(f"{lf}.position", f"must be {q + 1} (positions count from 1, in list "
+                                    f"order)")
         _read_people(ctx, lv, lf, q)
 
 
@@ -273,12 +277,12 @@ ROWS = (
           read=_read_current_player),
     Field("round", "round", PUBLIC, "1-based round number", value=Int(1, ROUNDS)),
     Field("first", "first_player", PUBLIC, "holder of the 1st Player token", value=_PLAYER),
-    Field("rot", "rotation", PUBLIC, "clockwise steps of the upper board (§1: red faces "
-          "position 0)", value=Int(0, POSITIONS - 1)),
+    Field("rot", "rotation", PUBLIC, "clockwise steps of the upper board (§1: at 0 red "
+          "faces lower-board position 1)", value=Int(0, POSITIONS - 1)),
     Field("final", "final_round", DERIVED, "an end condition occurred: this is the last "
           "round (§23)", value=Flag()),
-    Shown("lower_board", _lower_board, "per position 0..9: `position`, the `action` facing "
-          "it, its usable `spaces`, the players `standing` and `lying` there (one entry per "
+    Shown("lower_board", _lower_board, "per lower-board position, in board order: `position` "
+          "(1..10, as a person counts), the `action` facing it, its usable `spaces`, the players `standing` and `lying` there (one entry per "
           "assistant)", required=True, fields=("stand", "lie"), read=_read_lower_board),
     Shown("upper_board", _upper_board, "per centre space (first player, imitator, rotate, "
           "white): the players `standing` and `lying` there", required=True,
@@ -289,7 +293,8 @@ ROWS = (
           "null none", value=OptInt(0, N_1), empty=-1),
     Field("supply", "supply", PUBLIC, "pigments in the supply", dims=("colours",),
           value=NameCounts(SUPPLY_COLOURS, "colour", MOST_PIGMENTS)),
-    Field("easel", "easels", PUBLIC, "painting on each easel, null when empty",
+    Field("easel", "easels", PUBLIC, "painting on each easel (easel 1 first), by its "
+          "printed id (`#id` in the notation and the texts), null when empty",
           dims=("easels",), value=OptInt(0, LAST_CARD), empty=-1),
     Field("deck", "deck", DERIVED, "0/1 per painting: still in the deck (a set: no order "
           "is kept; the paintings neither on an easel, held nor removed)", dims=("cards",), value=IdSet("painting")),
@@ -337,9 +342,9 @@ ROWS = (
           value=Int(0, 20)),
     Field("seat_k", "pending.seat_k", PENDING, "phase 3: seats done in turn order from the "
           "first player", value=Int(0, N_1)),
-    Field("keep", "pending.keep", PENDING, "phase 3: the position of the assistant each "
-          "player stood up (§21), null none", dims=("players",),
-          value=OptInt(0, POSITIONS - 1), empty=-1),
+    Field("keep", "pending.keep", PENDING, "phase 3: the lower-board position (1..10) of the "
+          "assistant each player stood up (§21), null none", dims=("players",),
+          value=Ordinal(0, POSITIONS - 1, none=True), empty=-1),
     Field("deck_left", None, CACHE, "paintings in the deck", sum_of="deck"),
 )
 

@@ -160,7 +160,7 @@ def write(game, view) -> str:
         if value == pending_default(r, v, key, cur):
             continue
         if key == "keep":
-            value = ",".join("-" if x is None else str(x + 1) for x in value)
+            value = ",".join("-" if x is None else str(x) for x in value)
         words.append(f"{key}={'none' if value is None else value}")
     if words:
         lines.append("pending " + " ".join(words))
@@ -324,7 +324,7 @@ def _build(rd, top, players):
             removed = sorted(c for c in (rd.card(ln, t.strip(), "removed")
                                          for t in ln.rest.split(";")) if c is not None)
     # -- the boards
-    lower = [{"position": q, "action": ACTION_NAMES[kind_at(r, v["rotation"], q)],
+    lower = [{"position": q + 1, "action": ACTION_NAMES[kind_at(r, v["rotation"], q)],
               "spaces": r.capacity[q], "standing": [], "lying": []} for q in range(POSITIONS)]
     upper = {name: {"standing": [], "lying": []} for name in CENTRE_NAMES}
     boards = []
@@ -509,7 +509,7 @@ def _read_pending(rd, ln, pend):
                 rd.bad(ln, what, f"{echo(text)}", f"{n} entries, a lower-board position 1 "
                                                   f"to {POSITIONS} or -, comma-separated")
                 continue
-            val = [None if x is None else x - 1 for x in xs]
+            val = xs
         else:
             val = rd.int(ln, text, what, 0, 20)
             if val is None:

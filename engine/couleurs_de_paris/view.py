@@ -76,7 +76,7 @@ def state_from_view(cls, game, view):
     for q, lv in enumerate(view["lower_board"]):
         if lv["action"] != ACTION_NAMES[kind_at(r, s.rot, q)] or lv["spaces"] != r.capacity[q]:
             problems.add([f"lower_board[{q}].action", "rotation"],
-                         f"position {q} faces {ACTION_NAMES[kind_at(r, s.rot, q)]!r} with "
+                         f"position {q + 1} faces {ACTION_NAMES[kind_at(r, s.rot, q)]!r} with "
                          f"{r.capacity[q]} spaces at rotation {s.rot}")
     cp = view["current_player"]
     if s.phase in CHANCE_PHASES:

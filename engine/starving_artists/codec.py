@@ -87,11 +87,13 @@ def _counts_text(counts):
 
 def state_to_string(view: dict) -> str:
     solo = view["players"] == 1
-    who = view["current_player"]
+    cur = view["current_player"]
+    # players count from 1, as in the notation (docs/table-notation.md)
+    who = {-1: "chance", -4: "nobody (the game is over)"}.get(cur, f"player {cur + 1}")
     lines = [f"Starving Artists, {'solo' if solo else str(view['players']) + ' players'} — "
              f"day {view['day']}{'' if solo else ', round ' + str(view['round'])}, "
              f"phase {view['phase']}, to move: {who}"
-             + ("" if solo else f", carrot: player {view['first_player']}")]
+             + ("" if solo else f", carrot: player {view['first_player'] + 1}")]
     lines.append(f"  bag: {_counts_text(view['bag'])}")
     lines.append(f"  payday pile: {_counts_text(view['payday_pile'])}")
     for slot, m in enumerate(view["market"]):
@@ -107,7 +109,7 @@ def state_to_string(view: dict) -> str:
                  + (f", {fd['set_aside']} set aside" if fd["set_aside"] else ""))
     for p, st in enumerate(view["studios"]):
         state = f"nutrition {st['nutrition']}" if st["alive"] else "starved"
-        lines.append(f"  player {p}: {state}; {st['stars']} stars, {len(st['paintings'])} "
+        lines.append(f"  player {p + 1}: {state}; {st['stars']} stars, {len(st['paintings'])} "
                      f"paintings, food earned {st['food_earned']}; cubes: "
                      f"{_counts_text(st['cubes'])}")
         for cv in st["canvases"]:

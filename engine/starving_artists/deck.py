@@ -51,6 +51,16 @@ class Deck:
     source: str
     cards: tuple[Canvas, ...]
 
+    def index_of(self, printed_id) -> int:
+        """The deck index of the canvas whose printed id (the canvas file's
+        `id`) is `printed_id`, -1 when no canvas of the deck has it. The
+        views name canvases by that id; the rules count them by index."""
+        ids = self.__dict__.get("_ids")
+        if ids is None:
+            ids = {c.id: c.index for c in self.cards}
+            object.__setattr__(self, "_ids", ids)
+        return ids.get(printed_id, -1) if isinstance(printed_id, str) else -1
+
     def label(self, i: int) -> str:
         """The canvas's title, with its index when two canvases share it."""
         c = self.cards[i]

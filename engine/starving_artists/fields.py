@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from easel.engine.fieldtable import (CACHE, DERIVED, PENDING, PUBLIC, Axis, Bound, CForm,
                                      Field, FieldTable, Flag, Int, Name, NameCounts, Shown, Value)
-from easel.engine.viewfields import is_int
 
 from .rules import (BOX, CUBE_NAMES, FULL, MARKET, MAX_CARDS, MAX_PLAYERS, MAX_SQUARES, N_CUBES,
                     PAY_FOR, PHASES, REMOVED, SOLD0, STUDIO0, UNSEEN, WILD, max_days)
@@ -35,11 +34,31 @@ BOX_CUBES = sum(BOX)
 
 
 # ------------------------------------------------------------------ canvases
+def canvas_id(r, i):
+    """The printed id (the canvas file's `id`) naming canvas `i` in the view."""
+    return r.deck.cards[i].id
+
+
+def canvas_index(r, f, given, field):
+    """The deck index of the canvas the view names by its printed id `given`;
+    a refusal names the field and the ids that would be closest."""
+    i = r.deck.index_of(given)
+    if i >= 0:
+        return i
+    import difflib
+    ids = [c.id for c in r.deck.cards]
+    close = difflib.get_close_matches(given, ids, n=3, cutoff=0.5) if isinstance(given, str) \
+        else []
+    f.bad(field, f"must be the printed id of a canvas of the deck (the canvas file's 'id', "
+                 f"e.g. {ids[0]!r}), got {given!r}"
+                 + (f"; write one of: {', '.join(map(repr, close))}" if close else ""))
+
+
 def canvas_view(r, cubes, i, with_cubes=True):
-    """A canvas as the view shows it: its index, the card's facts and (in a
-    studio) the cube on each square."""
+    """A canvas as the view shows it: its printed id, the card's facts and (in
+    a studio) the cube on each square."""
     card = r.deck.cards[i]
-    out = {"canvas": i, "title": card.title, "stars": card.stars, "food": card.food,
+    out = {"canvas": card.id, "title": card.title, "stars": card.stars, "food": card.food,
            "paint": card.paint,
            "squares": ["/".join(CUBE_NAMES[c] for c in cols) for cols in card.squares]}
     if with_cubes:
@@ -47,9 +66,54 @@ def canvas_view(r, cubes, i, with_cubes=True):
     return out
 
 
+_CANVAS_LISTS = (("face_down", "unseen"), ("face_down", "known_under"), ("removed",),
+                 ("pending", "selling"))
+
+
+def _recanvas(v, r, one):
+    """A copy of the view `v` with every canvas it names turned by `one(x)`."""
+    import copy
+    v = copy.deepcopy(v)
+    for m in v["market"]:
+        if m is not None:
+            m["canvas"] = one(m["canvas"])
+    for path in _CANVAS_LISTS:
+        *head, key = path
+        box = v
+        for k in head:
+            box = box[k]
+        box[key] = [one(x) for x in box[key]]
+    for st in v["studios"]:
+        for cv in st["canvases"]:
+            cv["canvas"] = one(cv["canvas"])
+        st["paintings"] = [one(x) for x in st["paintings"]]
+    return v
+
+
+def view_by_index(r, v):
+    """The view `v` (canvases by printed id) with every canvas named by its
+    deck index instead, `pending.adv_card` -1 for none: the form the rule
+    code (the notation, the policies) counts in. The view itself never holds
+    it (docs/table-notation.md: cards by what is printed on them)."""
+    v = _recanvas(v, r, r.deck.index_of)
+    adv = v["pending"]["adv_card"]
+    v["pending"]["adv_card"] = -1 if adv is None else r.deck.index_of(adv)
+    return v
+
+
+def view_by_id(r, v):
+    """The inverse of view_by_index: every canvas by its printed id."""
+    cards = r.deck.cards
+    v = _recanvas(v, r, lambda i: cards[i].id)
+    adv = v["pending"]["adv_card"]
+    v["pending"]["adv_card"] = None if adv < 0 else cards[adv].id
+    return v
+
+
 class MarketSlots(Value):
     """The market's slots: a canvas index or -1, shown as the canvas (its
-    facts, no cubes) or null. Reading checks the title, where one is given."""
+    printed id and facts, no cubes) or null. Reading checks the title, where
+    one is given."""
     axes = 1
 
     def write(self, v, ctx):
@@ -66,13 +130,10 @@ class MarketSlots(Value):
                 continue
             if not isinstance(m, dict) or "canvas" not in m:
                 f.bad(sf, "must be null or an object with 'canvas'")
-            i = m["canvas"]
-            if not is_int(i) or not 0 <= i < r.n_cards:
-                f.bad(f"{sf}.canvas", f"must be a canvas index from 0 to {r.n_cards - 1}, "
-                                      f"got {i!r}")
+            i = canvas_index(r, f, m["canvas"], f"{sf}.canvas")
             title = r.deck.cards[i].title
             if m.get("title", title) != title:
-                f.bad(f"{sf}.title", f"canvas {i} is {title!r}")
+                f.bad(f"{sf}.title", f"canvas {m['canvas']!r} is {title!r}")
             out[slot] = i
         return out
 
@@ -80,28 +141,27 @@ class MarketSlots(Value):
         return -1, r.n_cards - 1
 
     def text(self):
-        return "list of 3: the canvas (index, title, stars, food, paint, squares) or null"
+        return ("list of 3: the canvas (printed id, title, stars, food, paint, squares) or "
+                "null")
 
 
 class Canvases(Value):
-    """A list of canvas indices, each once at most (where each canvas is, and
-    so the other places naming it, view.py checks); `wrong(i, ctx)` is the
-    complaint about an entry that is no canvas index."""
+    """A list of canvas indices, each once at most, shown by the canvases'
+    printed ids (where each canvas is, and so the other places naming it,
+    view.py checks)."""
     axes = 1
 
-    def __init__(self, what, wrong):
-        self.what, self.wrong = what, wrong
+    def __init__(self, what):
+        self.what = what
 
     def write(self, v, ctx):
-        return list(v)
+        cards = ctx.r.deck.cards
+        return [cards[i].id for i in v]
 
     def read(self, j, field, ctx):
         nc = ctx.r.n_cards
-        out = list(ctx.f.list(j, field, most=nc))
-        for k, i in enumerate(out):
-            if not is_int(i) or not 0 <= i < nc:
-                ctx.f.bad(f"{field}[{k}]", self.wrong(i, ctx))
-        return out
+        given = ctx.f.list(j, field, most=nc)
+        return [canvas_index(ctx.r, ctx.f, x, f"{field}[{k}]") for k, x in enumerate(given)]
 
     def limits(self, r):
         return 0, r.n_cards - 1
@@ -110,8 +170,21 @@ class Canvases(Value):
         return f"list of {self.what}"
 
 
-def _not_an_index(i, ctx):
-    return f"must be a canvas index from 0 to {ctx.r.n_cards - 1}, got {i!r}"
+class CanvasRef(Value):
+    """One canvas index or -1, shown by the canvas's printed id or null."""
+    noun = "canvases"
+
+    def write(self, v, ctx):
+        return ctx.r.deck.cards[v].id if v >= 0 else None
+
+    def read(self, j, field, ctx):
+        return -1 if j is None else canvas_index(ctx.r, ctx.f, j, field)
+
+    def limits(self, r):
+        return -1, r.n_cards - 1
+
+    def text(self):
+        return "a canvas's printed id (the canvas file's `id`) or null"
 
 
 class SellingOrder(Value):
@@ -248,10 +321,10 @@ def _set_aside_check(given, ctx):
 
 
 def _at(where):
-    """The canvases whose loc is `where(ctx)`, in index order."""
+    """The canvases whose loc is `where(ctx)`, in deck order, by printed id."""
     def value(ctx):
-        w = where(ctx)
-        return [i for i, x in enumerate(ctx.s.loc) if x == w]
+        w, cards = where(ctx), ctx.r.deck.cards
+        return [cards[i].id for i, x in enumerate(ctx.s.loc) if x == w]
     return value
 
 
@@ -279,7 +352,6 @@ RES_HI = Bound("won", lambda r: 1 if r.solo else 0, "1 solo (won), else 0")
 SETUP_DRAWS = Bound("n*start cubes", lambda r: r.n * r.start_cubes, "cubes dealt at setup")
 DECK_FOOD = Bound("the deck's food", lambda r: sum(c.food for c in r.deck.cards),
                   "the food of all the deck's canvases")
-LAST_CANVAS = Bound("canvases-1", lambda r: r.n_cards - 1, "the last canvas index")
 
 _PLAYER_OR_NONE = Int(-1, N_1)
 _FLAG = Int(0, 1)
@@ -304,21 +376,22 @@ ROWS = (
           value=_CUBES),
     Field("market", "market", PUBLIC, "the canvas in each slot, -1 empty (slot 2 is nearest "
           "the deck)", dims=("market",), value=MarketSlots(), empty=-1),
-    Shown("face_down.unseen", _at(lambda c: UNSEEN), "canvases face down, unknown (a set: "
+    Shown("face_down.unseen", _at(lambda c: UNSEEN), "canvases face down, unknown, by printed id (a set: "
           "no order is kept); where they are is `loc`", required=True),
     Field("queue", "face_down.known_under", PUBLIC, "known canvases under the face-down "
-          "pile (put back by a reset), top first", dims=("cards",), value=Canvases("canvas indices", _not_an_index), count="q_len"),
+          "pile (put back by a reset), top first", dims=("cards",), value=Canvases("canvases' printed ids"), count="q_len"),
     Shown("face_down.set_aside", lambda c: c.r.set_aside, "solo: canvases set aside unseen "
           "(the option setaside); must be the game's", required=True, check=_set_aside_check),
-    Shown("removed", _at(lambda c: REMOVED), "canvases out of the game", required=True),
+    Shown("removed", _at(lambda c: REMOVED), "canvases out of the game, by printed id", required=True),
     Field("alive", "studios[].alive", PUBLIC, "not starved", dims=("players",), value=Flag()),
     Field("nutrition", "studios[].nutrition", PUBLIC, "the nutrition track, 5 full",
           dims=("players",), value=Int(0, FULL)),
     Field("studio", "studios[].cubes", PUBLIC, "cubes in the studio", dims=("players", "cubes"),
           value=_CUBES),
-    Shown("studios[].canvases", _studio_canvases, "the canvases in the studio (index order), "
-          "each with the cube on each square (null empty)", required=True),
-    Shown("studios[].paintings", _at(lambda c: SOLD0 + c.i), "the paintings sold", required=True),
+    Shown("studios[].canvases", _studio_canvases, "the canvases in the studio (deck order), "
+          "each by its printed id (`canvas`) with its facts and the cube on each square (null empty)", required=True),
+    Shown("studios[].paintings", _at(lambda c: SOLD0 + c.i), "the paintings sold, by printed id",
+          required=True),
     Field("stars", "studios[].stars", DERIVED, "stars of the paintings sold (§24)",
           dims=("players",), value=Recounted(9 * MAX_CARDS)),
     Field("food", "studios[].food_earned", PUBLIC, "food earned (the last tie-break, §28)",
@@ -357,9 +430,7 @@ ROWS = (
     Field("take_left", "pending.take_left", PENDING, "cubes still to take in a trade",
           value=Int(0, 3)),
     Field("selling", "pending.selling", PENDING, "canvases announced for sale, in "
-          "announcement order (each in a studio, once)", dims=("cards",), value=Canvases("canvas indices",
-                                                               lambda i, c: "must be a canvas "
-                                                               "in a studio"),
+          "announcement order (each in a studio, once)", dims=("cards",), value=Canvases("canvases' printed ids"),
           count="n_selling"),
     Field("order", "pending.order", PENDING, "collection order (indices into selling): empty "
           "or a permutation of them", dims=("cards",), value=SellingOrder(), count="n_order"),
@@ -377,7 +448,7 @@ ROWS = (
     Field("fed", "pending.fed", PENDING, "feeding: the seller at feed_k has eaten",
           value=_FLAG),
     Field("adv_card", "pending.adv_card", PENDING, "solo advance: the canvas leaving the "
-          "market", value=Int(-1, LAST_CANVAS), empty=-1),
+          "market, by its printed id", value=CanvasRef(), empty=-1),
     Field("adv_k", "pending.adv_k", PENDING, "solo advance: next square to match",
           value=Int(0, MAX_SQUARES)),
     Field("loc", None, PUBLIC, "where each canvas is: 0 unseen, 1 known under the pile, "

@@ -266,7 +266,8 @@ def _pending_words(r, v, names, first):
 def write(game, view) -> str:
     r = rules_of(game)
     names = Names(r.deck)
-    v = view
+    from .fields import view_by_index   # the notation counts canvases by deck index
+    v = view_by_index(r, view)
     first = v["first_player"]
     pend = v["pending"]
     lines = [game.spec]
@@ -338,12 +339,14 @@ def read(game, text) -> dict:
         raise StateFormatError(f"{GAME} notation must be text, got {type(text).__name__}")
     rd = _Reader(game, text)
     top, players = rd.sort()
-    view = _build(rd, top, players)
+    by_index = _build(rd, top, players)     # canvases by deck index, as the notation counts
     rd.out.raise_any()
+    from .fields import view_by_id
     from .reference import StarvingArtistsState
     from .view import state_from_view
+    view = view_by_id(rd.r, by_index)
     rd.load(view, lambda v: state_from_view(StarvingArtistsState, game, v),
-            lambda f: _words(rd, view, f), lambda f, c: _value(rd, view, f, c))
+            lambda f: _words(rd, by_index, f), lambda f, c: _value(rd, by_index, f, c))
     return view
 
 

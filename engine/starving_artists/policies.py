@@ -26,13 +26,21 @@ from .rules import (BUY, CUBE_NAMES, DONE, FULL, PAINT, PAINT_AT, PAY, RETURN, S
                     SUPPER, TAKE, TRADE, TRADES, WILD, WORK, split_paint_at)
 
 
+def _card(deck, printed_id):
+    """The deck's canvas the view names by its printed id."""
+    i = deck.index_of(printed_id)
+    if i < 0:       # never a silent other canvas (cards[-1])
+        raise KeyError(f"no canvas of the deck has the printed id {printed_id!r}")
+    return deck.cards[i]
+
+
 def _needs(view, p):
     """Empty squares on p's canvases taking each colour (index 0..6); unfinished count."""
     need = [0] * 8
     unfinished = 0
     deck = load_deck(view["deck"])
     for cv in view["studios"][p]["canvases"]:
-        sq = deck.cards[cv["canvas"]].squares
+        sq = _card(deck, cv["canvas"]).squares
         if any(x is None for x in cv["cubes"]):
             unfinished += 1
         for k, x in enumerate(cv["cubes"]):
@@ -63,7 +71,7 @@ def _score(view, p, need, unfinished, a):
     deck = load_deck(view["deck"])
     if a >= PAINT_AT:
         i, c, _ = split_paint_at(a)
-        cv = next(x for x in st["canvases"] if x["canvas"] == i)
+        cv = next(x for x in st["canvases"] if x["canvas"] == deck.cards[i].id)
         empty = sum(1 for x in cv["cubes"] if x is None)
         return 50.0 - empty - (8.0 if c == WILD else 0.0)
     if SELL <= a < SUPPER:
@@ -87,7 +95,7 @@ def _score(view, p, need, unfinished, a):
         if unfinished >= 2:
             return -5.0
         m = view["market"][a - BUY]
-        return 25.0 - 2.0 * (a - BUY + 1) + _canvas_value(deck.cards[m["canvas"]], cubes)
+        return 25.0 - 2.0 * (a - BUY + 1) + _canvas_value(_card(deck, m["canvas"]), cubes)
     if a == WORK:
         return 20.0
     if TRADE <= a < TRADE + 3:
@@ -155,8 +163,8 @@ def value_features(view, p):
     announced = set(view["pending"]["selling"])
     progress = []
     for cv in st["canvases"]:
-        card = deck.cards[cv["canvas"]]
-        if cv["canvas"] in announced:
+        card = _card(deck, cv["canvas"])
+        if cv["canvas"] in announced:       # printed ids, both
             f[14] += card.stars
             f[15] += min(card.food, FULL - st["nutrition"])
             f[16] += card.food

@@ -16,7 +16,7 @@ from __future__ import annotations
 from easel.engine.viewfields import Problems, ViewFields, is_int
 
 from .consistency import check_position, cube_holders
-from .fields import FIELDS
+from .fields import FIELDS, canvas_index
 from .rules import (CUBE_NAMES, IN_MARKET, N_CUBES, QUEUE, REMOVED, SOLD0, STUDIO0, UNSEEN, WILD,
                     parse_cube, rules_of)
 
@@ -48,13 +48,18 @@ def state_from_view(cls, game, view):
     problems = Problems("starving_artists")
     placed = {}
 
+    cards = r.deck.cards
+
     def place(i, where, field):
-        if not is_int(i) or not 0 <= i < nc:
-            _bad(field, f"must be a canvas index from 0 to {nc - 1}, got {i!r}")
+        """Canvas i (its deck index; a printed id as the view names it is
+        looked up) is at `where`."""
+        if not is_int(i):
+            i = canvas_index(r, _F, i, field)
         if i in placed:
-            _bad(field, f"canvas {i} is also in {placed[i]}")
+            _bad(field, f"canvas {cards[i].id!r} is also in {placed[i]}")
         placed[i] = field
         s.loc[i] = where
+        return i
 
     for slot, i in enumerate(s.market):
         if i >= 0:
@@ -72,8 +77,8 @@ def state_from_view(cls, game, view):
             cf = f"{f}.canvases[{k}]"
             if not isinstance(cv, dict) or "canvas" not in cv or "cubes" not in cv:
                 _bad(cf, "must be an object with 'canvas' and 'cubes'")
-            place(cv["canvas"], STUDIO0 + p, f"{cf}.canvas")
-            _read_cubes(s, cv["canvas"], cv["cubes"], f"{cf}.cubes")
+            i = place(cv["canvas"], STUDIO0 + p, f"{cf}.canvas")
+            _read_cubes(s, i, cv["cubes"], f"{cf}.cubes")
         for k, i in enumerate(_list(sv["paintings"], f"{f}.paintings")):
             place(i, SOLD0 + p, f"{f}.paintings[{k}]")
         stars = sum(r.deck.cards[i].stars for i in range(nc) if s.loc[i] == SOLD0 + p)
@@ -91,12 +96,14 @@ def state_from_view(cls, game, view):
         _bad("pending.got", "must have one count per selling entry once collection starts")
     if s.adv_card >= 0:
         if s.adv_card in placed:
-            _bad("pending.adv_card", f"canvas {s.adv_card} is also in {placed[s.adv_card]}")
+            _bad("pending.adv_card", f"canvas {cards[s.adv_card].id!r} is also in "
+                                     f"{placed[s.adv_card]}")
         s.loc[s.adv_card] = IN_MARKET
         placed[s.adv_card] = "pending.adv_card"
     missing = [i for i in range(nc) if i not in placed]
     if missing:
-        _bad("face_down.unseen", f"canvases {missing[:8]} are nowhere")
+        _bad("face_down.unseen", f"canvases {[cards[i].id for i in missing[:8]]} are "
+                                 f"nowhere; list them in face_down.unseen")
     cp = view["current_player"]
     if cp != s._current_player():
         problems.add(["current_player", "phase", "pending.actor"],

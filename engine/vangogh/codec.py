@@ -35,8 +35,9 @@ def _chance_to_string(view: dict, action: int) -> str:
     ph = view["phase"]
     pend = view["pending"]
     if ph in ("setup_cards", "card"):
-        slot = pend["setup_k"] if ph == "setup_cards" else pend["card_slot"]
-        return f"deck: {_card(view, action)} onto painting {slot + 1}"
+        # the view counts the slot waiting from 1; setup fills slots in order
+        slot = pend["setup_k"] + 1 if ph == "setup_cards" else pend["card_slot"]
+        return f"deck: {_card(view, action)} onto painting {slot}"
     if ph == "roll":
         queue = pend["roll_queue"]
         colour = next((c for c in COLOURS if queue[c] > 0), None)
@@ -128,7 +129,7 @@ def state_to_string(view: dict) -> str:
     cp = view["current_player"]
     mover = f"player {cp + 1}" if cp >= 0 else ("chance" if cp == -1 else "nobody")
     lines = [f"Van Gogh, {view['players']} player(s) — round {view['round']}, "
-             f"turn {view['turn'] + 1}, phase {view['phase']}, to move: {mover}"]
+             f"turn {view['turn']}, phase {view['phase']}, to move: {mover}"]
     holder = view["token_holder"]
     lines.append(f"Starting Player token: {'nobody' if holder < 0 else f'player {holder + 1}'}; "
                  f"finished paintings: {view['finished']}; deck: {len(view['deck'])} cards")

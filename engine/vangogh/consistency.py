@@ -132,17 +132,20 @@ def _check_fields(s) -> None:
     ended = ph in (P["eor"], P["end"])
     if ended:
         if s.turn != tpr:
-            _bad("turn", f"in phase {PHASES[ph]} the round's {tpr} turns are over (turn {tpr})")
+            _bad("turn", f"in phase {PHASES[ph]} the round's {tpr} turns are over: write "
+                         f"{tpr + 1}")
     elif not 0 <= s.turn < tpr:
-        _bad("turn", f"turn {s.turn} is past the end of the round ({tpr} turns: 0..{tpr - 1})")
+        # the view counts turns from 1 (docs/table-notation.md)
+        _bad("turn", f"turn {s.turn + 1} is past the end of the round ({tpr} turns: "
+                     f"1..{tpr}); write a turn from 1 to {tpr}")
     in_turn = s.act_char >= 0
     expected = s.turn + (1 if in_turn and not ended else 0)
     if nchars != expected:
-        _bad("characters", f"{nchars} characters chosen this round, but turn {s.turn} "
+        _bad("characters", f"{nchars} characters chosen this round, but turn {s.turn + 1} "
                            f"{'is under way' if in_turn else 'begins'}: expected {expected}")
     k = min(s.turn, tpr - 1)
     if s.turn_player != (s.round_starter + k) % n:
-        _bad("turn_player", f"turn {s.turn} of a round started by player {s.round_starter} "
+        _bad("turn_player", f"turn {s.turn + 1} of a round started by player {s.round_starter} "
                             f"is player {(s.round_starter + k) % n}'s")
     if not r.solo:
         took_anna = s.char_taken[ANNA]
@@ -201,7 +204,7 @@ def _check_setup(s):
     r = s.r
     ph = s.phase
     if s.round != 1 or s.turn != 0 or sum(s.char_taken) or s.token_holder != -1:
-        _bad("phase", f"{PHASES[ph]}: round 1, turn 0, nothing chosen, no token holder")
+        _bad("phase", f"{PHASES[ph]}: round 1, turn 1, nothing chosen, no token holder")
     if any(s.score) or s.finished:
         _bad("scores", "nobody scores during the setup")
     if s.round_starter != r.start or s.turn_player != r.start:

@@ -16,7 +16,8 @@ here, write the rules that use it (reference.py and play.pyx).
 from __future__ import annotations
 
 from easel.engine.fieldtable import (CACHE, DERIVED, OMIT, PENDING, PUBLIC, Axis, Bound, Field,
-                                     FieldTable, IdSet, Int, Name, NameCounts, Shown, Value)
+                                     FieldTable, IdSet, Int, Name, NameCounts, Ordinal, Shown,
+                                     Value)
 
 from .rules import (ACTIVE_CAP, BOX_PER_COLOUR, BOX_WHITES, CHARS, COLOURS, INACTIVE,
                     MAX_CARDS, MAX_PLAYERS, MAX_SPACES, N_CHARS, N_CODES, N_COLOURS,
@@ -202,8 +203,8 @@ ROWS = (
     Shown("current_player", lambda c: c.s._current_player(), "who acts: a seat, -1 chance, "
           "-4 nobody (the end); must agree with the position", required=True),
     Field("round", "round", PUBLIC, "1-based round number", value=Int(1, ROUNDS)),
-    Field("turn", "turn", DERIVED, "index of the current turn within the round (0-based)",
-          value=Int(0, TURNS)),
+    Field("turn", "turn", DERIVED, "the current turn within the round, counted from 1 "
+          "(turns+1 between the last turn and the end of the round)", value=Ordinal(0, TURNS)),
     Field("first_starter", "first_starter", DERIVED, "starting player chosen at setup "
           "(option start)", value=_PLAYER),
     Field("round_starter", "round_starter", DERIVED, "who started this round", value=_PLAYER),
@@ -279,8 +280,9 @@ ROWS = (
           "waiting for its orientation", value=Name(COLOURS, "colour", none=True), empty=-1),
     Field("resume", "pending.resume", PENDING, "phase to return to after the blue ability "
           "or the brush", value=_PHASE_OR_NONE, empty=-1),
-    Field("card_slot", "pending.card_slot", PENDING, "slot waiting for a new painting",
-          value=Int(-1, N_PAINTINGS - 1), empty=-1),
+    Field("card_slot", "pending.card_slot", PENDING, "painting slot waiting for a new "
+          "painting, counted from 1 as in the texts (\"onto painting 2\"), null none",
+          value=Ordinal(0, N_PAINTINGS - 1, none=True), empty=-1),
     Field("card_resume", "pending.card_resume", PENDING, "phase to return to after CARD",
           value=_PHASE_OR_NONE, empty=-1),
     Field("eor_char", "pending.eor_char", PENDING, "end of round: the next character to "

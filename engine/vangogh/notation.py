@@ -48,7 +48,8 @@ from .rules import ANNA, CHARS, COLOURS, N_CHARS, N_COLOURS, rules_of
 
 MAX_LINES = 200         # a position takes about 15; more is not a position
 MAX_STATEMENTS = 400    # the same with several on a line (`;`)
-MAX_SHOWN = 25          # problems listed in one refusal (the rest counted)
+# problems listed in one refusal (the rest counted): every game's one limit
+from easel.engine.tablenotation import MAX_PROBLEMS  # noqa: E402
 
 
 def _pieces(names) -> str:
@@ -151,8 +152,8 @@ def _write_pending(r, view, derived):
         out.append("blue " + COLOUR_LETTERS[COLOURS.index(pend["blue_colour"])])
     if pend["resume"] is not None:
         out.append(f"resume {pend['resume']}")
-    if pend["card_slot"] >= 0:
-        out.append(f"card-slot {pend['card_slot'] + 1} then {pend['card_resume']}")
+    if pend["card_slot"] is not None:
+        out.append(f"card-slot {pend['card_slot']} then {pend['card_resume']}")
     if pend["eor_char"]:
         out.append("eor " + (CHAR_WORDS[pend["eor_char"]] if pend["eor_char"] < N_CHARS
                              else "end"))
@@ -227,10 +228,10 @@ def _raise_any(rd):
     texts = [(f"{where}: " if where else "") + problem
              + ("" if write is None else f"; write {write}")
              for where, problem, write in rd.problems]
-    more = (f"; and {len(texts) - MAX_SHOWN} more (limit MAX_SHOWN)"
-            if len(texts) > MAX_SHOWN else "")
+    more = (f"; and {len(texts) - MAX_PROBLEMS} more (the first {MAX_PROBLEMS} are listed)"
+            if len(texts) > MAX_PROBLEMS else "")
     message = "vangogh notation: " + (texts[0] if len(texts) == 1 else
                                       f"{len(texts)} problems: " + "; ".join(
                                           f"({k}) {t}" for k, t in
-                                          enumerate(texts[:MAX_SHOWN], start=1)) + more)
+                                          enumerate(texts[:MAX_PROBLEMS], start=1)) + more)
     raise StateFormatError(message, structured(rd.problems))

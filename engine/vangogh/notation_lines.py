@@ -247,7 +247,7 @@ class Statements:
         if len(words) != 3 or words[1].lower() != "then":
             self.rd.bad("card-slot: the slot and the phase after it are missing",
                         "'card-slot K then PHASE'")
-        self.pend["card_slot"] = self.rd.int(words[0], "card-slot", 1, N_PAINTINGS) - 1
+        self.pend["card_slot"] = self.rd.int(words[0], "card-slot", 1, N_PAINTINGS)
         self.pend["card_resume"] = self.rd.phase(words[2], "card-slot ... then")
 
     def _eor(self, words, args, rest):
@@ -356,7 +356,7 @@ class Statements:
         view = {
             "players": n, "colors": [COLOURS[c] for c in r.colours],
             "phase": phase, "current_player": None,
-            "round": top["round"], "turn": turn, "first_starter": r.start,
+            "round": top["round"], "turn": turn + 1, "first_starter": r.start,
             "round_starter": starter, "turn_player": tp, "token_holder": holder,
             "ability_player": ability_player, "ability_spent": top["ability_spent"],
             "brush_used": top["brush_used"], "finished": len(self.framed),

@@ -21,8 +21,10 @@ KEYWORDS = ("round", "turn", "chosen", "token", "ability", "brush", "scores", "p
 # Words read for a keyword: 'hat', the Starting Player token's name before
 # the notation took the rulebook's word.
 ALIASES = {"hat": "token"}
-MAX_ECHO = 40           # characters of the person's text quoted back in a refusal
-MIN_PREFIX = 4          # letters of a title that name it when no other title starts so
+# The limits every game's notation shares (engine/tablenotation.py): the
+# characters of the person's text quoted back in a refusal, the letters of a
+# title that name it when no other title starts so.
+from easel.engine.tablenotation import MAX_ECHO, MIN_PREFIX  # noqa: E402
 
 
 def short_piece(name: str) -> str:

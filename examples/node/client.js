@@ -91,13 +91,13 @@ async function main() {
 
   const moved = await call(client, 'applyAction', {
     position: record('connect_four', []),
-    action: { text: 'x3' },
+    action: { text: 'x in column 4' },
   });
   console.log(`applied ${moved.applied.text}; player ${moved.position.currentPlayer} to move`);
   process.stdout.write(moved.position.text);
 
   try {
-    await call(client, 'applyAction', { position: record('connect_four', ['x3']), action: { id: 9 } });
+    await call(client, 'applyAction', { position: record('connect_four', ['x in column 4']), action: { id: 9 } });
     throw new Error('an illegal action was accepted');
   } catch (err) {
     if (err.code !== grpc.status.INVALID_ARGUMENT) throw err;
@@ -116,7 +116,7 @@ async function main() {
   for (let i = 0; i < 2; i += 1) await call(client, 'newGame', { game: 'pig' });
 
   const suggestion = await call(client, 'suggest', {
-    position: record('connect_four', ['x3']),
+    position: record('connect_four', ['x in column 4']),
     settings: { budget: { iterations: args.iterations }, seed: 1, numCandidates: 3 },
   });
   const a = suggestion.analysis;

@@ -5,7 +5,7 @@ in-process server on a free loopback port and asks it through the same
 client, so both ways run exactly the same code path and limits.
 
 The record file lists the steps since the initial state, one per line: an
-action id or its text as `easel` writes it ("x3", "roll", "Roll 4");
+action id or its text as `easel` writes it ("x in column 4", "roll", "Roll 4");
 blank lines and lines starting with '#' are skipped. A file written by
 `state.serialize()` (first line "easel-state-v1", then the game string) is
 read too; its game string must then match GAME. "-" reads standard input.

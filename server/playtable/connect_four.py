@@ -20,8 +20,3 @@ def short_forms(view: dict, game, actions: list[int]) -> list[str]:
     # person counts columns from 1, as the table's header does.
     return [str(a + 1) for a in actions]
 
-
-def move_notes(view: dict, game, actions: list[int]) -> list[str]:
-    # The move's text names the column by its index ("x3"); the table
-    # counts from 1, so each move says its column as the table numbers it.
-    return [f" (column {a + 1})" for a in actions]

@@ -36,7 +36,7 @@ def own_short_forms(state, actions: list[int]) -> list[str] | None:
 
 def move_notes(state, actions: list[int]) -> list[str]:
     """What the game's table adds after each move's text where the text
-    alone does not say it the way the table counts ("x3 (column 4)"); ""
+    alone does not say it the way the table counts; ""
     for each move of a game without notes."""
     mod = _module(state.get_game())
     hook = getattr(mod, "move_notes", None)

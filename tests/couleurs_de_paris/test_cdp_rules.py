@@ -65,7 +65,7 @@ def test_s4_each_card_turned_up_is_a_chance_node(impl):
     out = s.chance_outcomes()
     assert [a for a, _ in out] == list(range(32))
     assert all(abs(p - 1 / 32) < 1e-12 for _, p in out)
-    assert s.action_to_string(7) == "turn up painting 7"
+    assert s.action_to_string(7) == "turn up painting #7"
     s.apply_action(7)
     out = s.chance_outcomes()
     assert 7 not in [a for a, _ in out] and all(abs(p - 1 / 31) < 1e-12 for _, p in out)
@@ -309,8 +309,8 @@ def test_s14_take_a_painting(impl):
     s = act_scene(impl, 0, [("take painting", 0)])
     easels = s.to_json()["easels"]
     do(s, "act on take a painting")
-    assert texts(s) == [f"take painting {c} from easel {e + 1}" for e, c in enumerate(easels)]
-    do(s, f"take painting {easels[1]} from easel 2")
+    assert texts(s) == [f"take painting #{c} from easel {e + 1}" for e, c in enumerate(easels)]
+    do(s, f"take painting #{easels[1]} from easel 2")
     v = s.to_json()
     assert v["easels"][1] is None and [pv["card"] for pv in v["boards"][0]["paintings"]] == \
         [easels[1]]
@@ -338,10 +338,10 @@ def _painter(impl, card, filled=None, brush=1, **pig):
 def test_s15_paint_matching_colours_up_to_the_brush(impl):
     s = _painter(impl, 6, red=5)                      # card 6: r b r r b r r b r
     do(s, "act on paint")
-    assert texts(s) == [f"paint red on painting 6, space {j}" for j in (1, 3, 4, 6, 7, 9)]
-    do(s, "paint red on painting 6, space 1")
+    assert texts(s) == [f"paint red on painting #6, space {j}" for j in (1, 3, 4, 6, 7, 9)]
+    do(s, "paint red on painting #6, space 1")
     assert "stop painting" in texts(s)
-    do(s, "paint red on painting 6, space 3")        # brush level 1: 2 pigments, then done
+    do(s, "paint red on painting #6, space 3")        # brush level 1: 2 pigments, then done
     assert phase(s) == "act" and s.current_player() == 1
     assert board(s, 0)["paintings"][0]["filled"][:3] == ["red", None, "red"]
 
@@ -349,15 +349,15 @@ def test_s15_paint_matching_colours_up_to_the_brush(impl):
 def test_s15_stop_painting_only_after_a_pigment(impl):
     s = do(_painter(impl, 6, brush=5, red=5), "act on paint")
     assert "stop painting" not in texts(s)
-    do(s, "paint red on painting 6, space 1", "stop painting")
+    do(s, "paint red on painting #6, space 1", "stop painting")
     assert s.current_player() == 1 and pigments(s, 0) == {"red": 4}
 
 
 def test_s13_s15_white_on_any_space_at_most_three(impl):
     s = _painter(impl, 6, filled=["white", "white"] + [None] * 7, brush=5, white=4)
     do(s, "act on paint")
-    assert texts(s) == [f"paint white on painting 6, space {j}" for j in range(3, 10)]
-    do(s, "paint white on painting 6, space 9")
+    assert texts(s) == [f"paint white on painting #6, space {j}" for j in range(3, 10)]
+    do(s, "paint white on painting #6, space 9")
     assert phase(s) == "act" and s.current_player() == 1    # nothing more can go on
     assert pigments(s, 0) == {"white": 3}
 
@@ -367,7 +367,7 @@ def test_s15_s24_finishing_a_painting(impl):
     filled[2] = "white"
     s = _painter(impl, 0, filled=filled, yellow=1)        # card 0 (value 17) ends in yellow
     supply = s.to_json()["supply"]
-    do(s, "act on paint", "paint yellow on painting 0, space 9")
+    do(s, "act on paint", "paint yellow on painting #0, space 9")
     v = s.to_json()
     assert v["boards"][0]["paintings"][0]["finished"] is True
     assert v["scores"][0] == 17 - 2                      # one white: -2
@@ -546,7 +546,7 @@ def test_s23_second_painting_ends_the_game_after_phase_2(impl):
     s = act_scene(impl, 0, [("paint", 0), ("white", 1), ("white", 0)], fn=fn)
     rnd = s.to_json()["round"]
     assert not s.to_json()["final_round"]
-    do(s, "act on paint", "paint yellow on painting 8, space 9")
+    do(s, "act on paint", "paint yellow on painting #8, space 9")
     v = s.to_json()
     assert v["final_round"] and v["phase"] == "act" and v["current_player"] == 1
     do(s, "act on acquire white", "act on acquire white")     # the round's phase 2 finishes

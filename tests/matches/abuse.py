@@ -191,7 +191,7 @@ def abuse_all(address: str, clients: int = 8, streams: int = 40, huge: int = 3,
         for m in made[:2]:
             tally.call(stub.SubmitAction, pb.SubmitActionRequest(
                 match_id=m.match_id, token=m.seat_tokens[0].token, step=0,
-                action=epb.Step(text="x3")), timeout=10)
+                action=epb.Step(text="x in column 4")), timeout=10)
         if during is not None:
             during()
         release.set()

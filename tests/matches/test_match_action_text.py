@@ -18,11 +18,11 @@ def test_submit_action_text_is_exact(served):
         return served.matches.SubmitAction(pb.SubmitActionRequest(
             match_id=m, token=t0, step=0, action=epb.Step(text=text)), timeout=10)
 
-    for typed in ("3", "x 3", "x7", "x"):
+    for typed in ("3", "x 3", "x in column 8", "x"):
         with pytest.raises(grpc.RpcError) as e:
             submit(typed)
         assert_status(e, grpc.StatusCode.INVALID_ARGUMENT, "action.text",
-                      f"{typed!r} is not a legal move here", "legal moves: x0; x1; x2")
+                      f"{typed!r} is not a legal move here", "legal moves: x in column 1; x in column 2; x in column 3")
     got = served.matches.GetMatch(pb.GetMatchRequest(match_id=m), timeout=10)
     assert got.match.steps == 0
-    assert submit(" X3 ").step.action.id == 3
+    assert submit(" X in  Column 4 ").step.action.id == 3

@@ -101,7 +101,7 @@ def test_wrong_tokens(served):
     m = made.match_id
     t0, t1 = (t.token for t in made.seat_tokens)
 
-    def submit(token, step=0, text="x3"):
+    def submit(token, step=0, text="x in column 4"):
         return served.matches.SubmitAction(pb.SubmitActionRequest(
             match_id=m, token=token, step=step, action=epb.Step(text=text)), timeout=10)
 
@@ -110,7 +110,7 @@ def test_wrong_tokens(served):
             submit(bad)
         assert_status(e, grpc.StatusCode.PERMISSION_DENIED, "token")
     with pytest.raises(grpc.RpcError) as e:          # seat 1's token on seat 0's turn
-        submit(t1, text="o3")
+        submit(t1, text="o in column 4")
     assert_status(e, grpc.StatusCode.FAILED_PRECONDITION, "step 0", "seat 0", "you are seat 1")
     with pytest.raises(grpc.RpcError) as e:
         served.matches.Abort(pb.AbortRequest(match_id=m, token=t0), timeout=10)
@@ -124,7 +124,7 @@ def test_wrong_tokens(served):
     with pytest.raises(grpc.RpcError) as e:
         served.matches.GetMatch(pb.GetMatchRequest(match_id="0123456789abcdef"), timeout=10)
     assert_status(e, grpc.StatusCode.NOT_FOUND)
-    assert submit(t0).step.action.text == "x3"
+    assert submit(t0).step.action.text == "x in column 4"
     # the database keeps hashes only
     with sqlite3.connect(served.db) as db:
         blob = b"".join(bytes(r[0] or b"") for r in db.execute("SELECT token_hash FROM seats"))
@@ -141,21 +141,21 @@ def test_stale_and_future_step_numbers(served):
         return served.matches.SubmitAction(pb.SubmitActionRequest(
             match_id=m, token=token, step=step, action=epb.Step(text=text)), timeout=10)
 
-    submit(t0, 0, "x3")
+    submit(t0, 0, "x in column 4")
     for wrong in (0, 2, -1):
         with pytest.raises(grpc.RpcError) as e:
-            submit(t1, wrong, "o3")
+            submit(t1, wrong, "o in column 4")
         assert_status(e, grpc.StatusCode.FAILED_PRECONDITION, "the match is at step 1",
                       "seat 1 (client) is to move")
-    assert submit(t1, 1, "o3").step.step == 1
+    assert submit(t1, 1, "o in column 4").step.step == 1
     assert final(served, m).match.steps == 2
 
 
 def test_illegal_steps_change_nothing(served):
     made = create(served, "connect_four", [client(), client()])
     m, t0 = made.match_id, made.seat_tokens[0].token
-    for step, field in ((epb.Step(text="x9"), "action.text"), (epb.Step(id=42), "action.id"),
-                        (epb.Step(text="o3"), "action.text"),
+    for step, field in ((epb.Step(text="x in column 10"), "action.text"), (epb.Step(id=42), "action.id"),
+                        (epb.Step(text="o in column 4"), "action.text"),
                         (epb.Step(id=3, kind=epb.NODE_KIND_CHANCE), "action.kind"),
                         (epb.Step(), "action")):
         with pytest.raises(grpc.RpcError) as e:
@@ -329,7 +329,7 @@ def test_resign_and_abort(served):
     with pytest.raises(grpc.RpcError) as e:
         served.matches.SubmitAction(pb.SubmitActionRequest(
             match_id=made.match_id, token=made.seat_tokens[0].token, step=0,
-            action=epb.Step(text="x0")), timeout=10)
+            action=epb.Step(text="x in column 1")), timeout=10)
     assert_status(e, grpc.StatusCode.FAILED_PRECONDITION, "has ended")
     other = create(served, "pig", [client(), client()])
     a = served.matches.Abort(pb.AbortRequest(match_id=other.match_id,
@@ -380,7 +380,7 @@ def test_a_failing_bot_ends_its_seat_not_the_server(served, monkeypatch):
     made = create(served, "connect_four", [client(), bot("random")])
     served.matches.SubmitAction(pb.SubmitActionRequest(
         match_id=made.match_id, token=made.seat_tokens[0].token, step=0,
-        action=epb.Step(text="x3")), timeout=10)
+        action=epb.Step(text="x in column 4")), timeout=10)
     end = events(served.matches, made.match_id)[-1].end
     assert end.result.reason == pb.END_REASON_BOT_FAILED and end.result.seat == 1
     assert "RuntimeError: out of ideas" in end.result.detail
@@ -399,13 +399,13 @@ def test_a_step_is_acknowledged_only_once_committed(served, monkeypatch):
     with pytest.raises(grpc.RpcError) as e:
         served.matches.SubmitAction(pb.SubmitActionRequest(
             match_id=made.match_id, token=made.seat_tokens[0].token, step=0,
-            action=epb.Step(text="x3")), timeout=10)
+            action=epb.Step(text="x in column 4")), timeout=10)
     assert_status(e, grpc.StatusCode.INTERNAL)
     monkeypatch.undo()
     assert final(served, made.match_id).match.steps == 0
     assert served.matches.SubmitAction(pb.SubmitActionRequest(
         match_id=made.match_id, token=made.seat_tokens[0].token, step=0,
-        action=epb.Step(text="x3")), timeout=10).step.step == 0
+        action=epb.Step(text="x in column 4")), timeout=10).step.step == 0
 
 
 # -- limits ------------------------------------------------------------------------------------
@@ -489,7 +489,7 @@ def test_pondering_grows_the_tree_within_the_budget(serve):
     assert served.manager.cpu.busy()[1] <= 1
     served.matches.SubmitAction(pb.SubmitActionRequest(
         match_id=made.match_id, token=made.seat_tokens[0].token, step=0,
-        action=epb.Step(text="x3")), timeout=10)
+        action=epb.Step(text="x in column 4")), timeout=10)
     deadline = time.time() + 20
     while final(served, made.match_id).match.steps < 2 and time.time() < deadline:
         time.sleep(0.05)

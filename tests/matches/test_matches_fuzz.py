@@ -190,7 +190,7 @@ def _valid(f: Fuzzed):
         ("ListMatches", pb.ListMatchesRequest(page_size=3)),
         ("WatchMatch", pb.WatchMatchRequest(match_id=m.match_id, token=seat, positions=True)),
         ("SubmitAction", pb.SubmitActionRequest(match_id=m.match_id, token=seat, step=0,
-                                                action=epb.Step(text="x3"))),
+                                                action=epb.Step(text="x in column 4"))),
         ("RequestHint", pb.RequestHintRequest(match_id=m.match_id, token=seat)),
         ("Resign", pb.ResignRequest(match_id=f.made[1].match_id, token="wrong")),
         ("Abort", pb.AbortRequest(match_id=f.made[1].match_id, token="wrong")),

@@ -226,7 +226,7 @@ def test_a_seats_newest_stream_takes_the_place_of_its_oldest(served):
         next(streams[0])
     assert_status(e, grpc.StatusCode.ABORTED, "a newer WatchMatch stream of seat 0")
     served.matches.SubmitAction(pb.SubmitActionRequest(
-        match_id=made.match_id, token=token, step=0, action=epb.Step(text="x3")), timeout=10)
+        match_id=made.match_id, token=token, step=0, action=epb.Step(text="x in column 4")), timeout=10)
     for s in streams[1:]:
         assert next(s).step.step == 0
         s.cancel()

@@ -17,16 +17,16 @@ def feed(monkeypatch, lines):
 
 
 def test_play_connect_four_against_a_local_server(monkeypatch, capsys, tmp_path):
-    moves = ["?", "hint", "undo", "x9", "hello"] + [f"x{c}" for c in (3, 3, 2, 4, 1, 5, 0, 6) * 6]
+    moves = ["?", "hint", "undo", "x in column 10", "hello"] + [f"x in column {c + 1}" for c in (3, 3, 2, 4, 1, 5, 0, 6) * 6]
     feed(monkeypatch, moves)
     assert main(["play", "connect_four", "--vs", "mcts(iterations=100)",
                  "--db", str(tmp_path / "m.sqlite3")]) == 0
     out = capsys.readouterr().out
     assert "you are seat 0; seat 0: you, seat 1: mcts(iterations=100)" in out
-    assert "  1  x0 (column 1)\n  2  x1 (column 2)\n" in out     # '?' listed the moves
+    assert "  1  x in column 1\n  2  x in column 2\n" in out     # '?' listed the moves
     assert "win " in out and "visits" in out            # the hint
     assert "no undo in a hosted match" in out
-    assert "'x9' is not a move here" in out and "'hello' is not a move here" in out
+    assert "'x in column 10' is not a move here" in out and "'hello' is not a move here" in out
     assert "player 2 (mcts(iterations=100)): o" in out
     assert "1 2 3 4 5 6 7" in out                       # the table, columns from 1
     assert "the match has ended (MATCH_STATUS_FINISHED, END_REASON_GAME_OVER)" in out
@@ -52,7 +52,7 @@ def test_play_table_mode_reads_the_real_dice(monkeypatch, capsys, tmp_path):
 
 
 def test_play_against_a_running_server(served, monkeypatch, capsys):
-    feed(monkeypatch, [f"x{c}" for c in (0, 1, 2, 3, 4, 5, 6) * 7])
+    feed(monkeypatch, [f"x in column {c + 1}" for c in (0, 1, 2, 3, 4, 5, 6) * 7])
     assert main(["play", "connect_four", "--vs", "random", "--server", served.address]) == 0
     out = capsys.readouterr().out
     assert "the match has ended" in out
@@ -133,10 +133,10 @@ def test_get_match_gives_the_record_as_text(served):
         game="connect_four", seats=[client(), client()]), timeout=10)
     served.matches.SubmitAction(pb.SubmitActionRequest(
         match_id=live.match_id, token=live.seat_tokens[0].token, step=0,
-        action=epb.Step(text="x3")), timeout=10)
+        action=epb.Step(text="x in column 4")), timeout=10)
     text = served.matches.GetMatch(pb.GetMatchRequest(
         match_id=live.match_id, with_record_text=True), timeout=10).record_text
-    assert text.endswith("\n1. P0: x3\n*\n") and '[Seat1 "client:seat 1"]' in text
+    assert text.endswith("\n1. P0: x in column 4\n*\n") and '[Seat1 "client:seat 1"]' in text
     served.matches.Resign(pb.ResignRequest(match_id=live.match_id,
                                            token=live.seat_tokens[1].token), timeout=10)
     text = served.matches.GetMatch(pb.GetMatchRequest(
@@ -153,7 +153,7 @@ def test_play_saves_the_game(monkeypatch, capsys, tmp_path, name, hosted):
     from easel.search.recordfiles import read_records
     from easel.search.records import validate_record
     path = tmp_path / name
-    feed(monkeypatch, [f"x{c}" for c in (3, 3, 2, 4, 1, 5, 0, 6) * 6])
+    feed(monkeypatch, [f"x in column {c + 1}" for c in (3, 3, 2, 4, 1, 5, 0, 6) * 6])
     where = ["--db", str(tmp_path / "m.sqlite3")] if hosted else []
     assert main(["play", "connect_four", "--vs", "random", "--save", str(path)] + where) == 0
     out = capsys.readouterr().out
@@ -171,14 +171,14 @@ def test_play_saves_the_game(monkeypatch, capsys, tmp_path, name, hosted):
 def test_play_saves_a_resigned_game_too(monkeypatch, capsys, tmp_path):
     from easel.search.recordfiles import read_records
     path = tmp_path / "resigned.egn"
-    feed(monkeypatch, ["x3"])
+    feed(monkeypatch, ["x in column 4"])
     assert main(["play", "connect_four", "--vs", "random", "--seat", "1", "--no-hints",
                  "--save", str(path)]) == 0
     assert "the game is saved in" in capsys.readouterr().out
     (_, rec), = read_records(path)
     assert rec["end"] == "resigned" and rec["returns"] == [1.0, -1.0]
     bad = tmp_path / "no-such-dir" / "x.egn"
-    feed(monkeypatch, ["x3"])
+    feed(monkeypatch, ["x in column 4"])
     assert main(["play", "connect_four", "--vs", "random", "--seat", "1", "--no-hints",
                  "--save", str(bad)]) == 0
     assert f"not saved in {bad}" in capsys.readouterr().out
@@ -220,7 +220,7 @@ def token_file(tmp_path, token, name="token"):
     return str(path)
 
 
-CONNECT_FOUR_MOVES = [f"x{c}" for c in (0, 1, 2, 3, 4, 5, 6) * 7]
+CONNECT_FOUR_MOVES = [f"x in column {c + 1}" for c in (0, 1, 2, 3, 4, 5, 6) * 7]
 
 
 def test_play_against_a_server_that_wants_a_bearer_token(hardened, tmp_path, monkeypatch,

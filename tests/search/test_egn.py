@@ -146,7 +146,7 @@ def test_texts_that_read_alike_are_written_with_their_ids(monkeypatch):
     rec = {"format": "easel-record-v1", "game": "connect_four",
            "seats": [{"seat": 0}, {"seat": 1}], "steps": [[0, 2], [1, 0], [0, 1], [1, 0]]}
     text = egn.dumps(rec)
-    assert "1. P0: x1 @2\n" in text and "3. P0: X1 @1\n" in text and "2. P1: o0\n" in text
+    assert "1. P0: x1 @2\n" in text and "3. P0: X1 @1\n" in text and "2. P1: o in column 1\n" in text
     assert egn.loads(text) == [rec]
     with pytest.raises(RecordError, match=r"line \d+: move 1: 'x1' reads as 2 legal moves "
                                           r"here \(connect_four\): add the id, one of @1, @2"):
@@ -199,7 +199,7 @@ def test_the_docs_error_example_is_what_the_reader_says():
     doc = (ROOT / "docs" / "records.md").read_text()
     shown = re.search(r"```\n(line \d+: move .*?)\n```", doc, re.S).group(1)
     c4 = next(t for t in _doc_examples() if "connect_four" in t)
-    bad = c4.replace("6. P1: o2", "6. P1: x9")
+    bad = c4.replace("6. P1: o in column 3", "6. P1: x in column 10")
     with pytest.raises(RecordError) as info:
         egn.loads(bad)
     assert str(info.value) == shown
@@ -212,13 +212,13 @@ C4 = """[Format "EGN 1"]
 [Result "1-0"]
 [Returns "1.0 -1.0"]
 
-1. P0: x3
-2. P1: o4
-3. P0: x3
-4. P1: o4
-5. P0: x3
-6. P1: o4
-7. P0: x3
+1. P0: x in column 4
+2. P1: o in column 5
+3. P0: x in column 4
+4. P1: o in column 5
+5. P0: x in column 4
+6. P1: o in column 5
+7. P0: x in column 4
 1-0
 """
 PIG = """[Format "EGN 1"]
@@ -232,28 +232,28 @@ PIG = """[Format "EGN 1"]
 
 
 @pytest.mark.parametrize("text,old,new,words", [
-    (C4, "3. P0: x3", "3. P0: x9", r"line 8: move 3: 'x9' is not a legal move here "
-                                    r"\(connect_four, player 0 to act\); legal moves: x0; x1; "
-                                    r"x2; x3; x4; x5; x6"),
-    (C4, "3. P0: x3", "3. P1: o3", r"line 8: move 3: 'o3': the line is player 1's, but "
+    (C4, "3. P0: x in column 4", "3. P0: x in column 10", r"line 8: move 3: 'x in column 10' is not a legal move here "
+                                    r"\(connect_four, player 0 to act\); legal moves: x in column 1; x in column 2; "
+                                    r"x in column 3; x in column 4; x in column 5; x in column 6; x in column 7"),
+    (C4, "3. P0: x in column 4", "3. P1: o in column 4", r"line 8: move 3: 'o in column 4': the line is player 1's, but "
                                     r"player 0 is to move"),
-    (C4, "3. P0: x3", "3. x3", r"line 8: move 3: 'x3' is a decision, but the line names no "
+    (C4, "3. P0: x in column 4", "3. x in column 4", r"line 8: move 3: 'x in column 4' is a decision, but the line names no "
                                 r"player \(write '3. P0: ...'\)"),
-    (C4, "3. P0: x3", "4. P0: x3", r"line 8: move 4 where move 3 was due"),
-    (C4, "1. P0: x3", "2. P0: x3", r"line 6: the first move is numbered 0 .* or 1, not 2"),
-    (C4, "7. P0: x3", "7. P0: x3; o2", r"line 12: move 7: 'o2': the game \(connect_four\) is "
+    (C4, "3. P0: x in column 4", "4. P0: x in column 4", r"line 8: move 4 where move 3 was due"),
+    (C4, "1. P0: x in column 4", "2. P0: x in column 4", r"line 6: the first move is numbered 0 .* or 1, not 2"),
+    (C4, "7. P0: x in column 4", "7. P0: x in column 4; o in column 3", r"line 12: move 7: 'o in column 3': the game \(connect_four\) is "
                                         r"over after 7 steps, yet the record goes on"),
     (C4, "\n1-0\n", "\n0-1\n", r"line 13: result '0-1' does not agree with the returns, "
                                r"which give '1-0'"),
     (C4, '[Result "1-0"]', '[Result "1/2-1/2"]', r"line 3: result '1/2-1/2' does not agree"),
-    (C4, "2. P1: o4", "2. P1: *o4", r"line 7: move 2: '\*o4' is marked a chance outcome \(\*\), "
+    (C4, "2. P1: o in column 5", "2. P1: *o in column 5", r"line 7: move 2: '\*o in column 5' is marked a chance outcome \(\*\), "
                                      r"but player 1 is to move"),
-    (C4, "2. P1: o4", "2. P1: o4;", r"line 7: move 2: an empty step"),
-    (C4, "2. P1: o4", "2. P1: o4 {x} o5", r"line 7: move 2: 'o5' follows another text"),
-    (C4, "2. P1: o4", "2. P1: o4 {open", r"line 7: a comment \(\{...\}\) that does not end"),
-    (C4, "2. P1: o4", '2. P1: "o4', r"line 7: a quote that does not end"),
-    (C4, "2. P1: o4", "2. P1: o4 @9", r"line 7: move 2: @9 is not a legal move here"),
-    (C4, "2. P1: o4", "two. P1: o4", r"line 7: expected a move"),
+    (C4, "2. P1: o in column 5", "2. P1: o in column 5;", r"line 7: move 2: an empty step"),
+    (C4, "2. P1: o in column 5", "2. P1: o in column 5 {x} o in column 6", r"line 7: move 2: 'o in column 6' follows another text"),
+    (C4, "2. P1: o in column 5", "2. P1: o in column 5 {open", r"line 7: a comment \(\{...\}\) that does not end"),
+    (C4, "2. P1: o in column 5", '2. P1: "o in column 5', r"line 7: a quote that does not end"),
+    (C4, "2. P1: o in column 5", "2. P1: o in column 5 @9", r"line 7: move 2: @9 is not a legal move here"),
+    (C4, "2. P1: o in column 5", "two. P1: o in column 5", r"line 7: expected a move"),
     (C4, '[Game "connect_four"]', '[Game "connect_five"]', r"line 2: game 'connect_five': "),
     (C4, '[Game "connect_four"]', '[Gamer "connect_four"]', r"line 1: the game has no "
                                                              r"\[Game \"...\"\] header"),
@@ -271,7 +271,7 @@ PIG = """[Format "EGN 1"]
      r"line 5: header note: '\{' is not JSON"),
     (C4, '[Returns "1.0 -1.0"]', '[Returns "1.0 -1.0"]\n[Seat1 "a"]', r"the Seat headers skip "
                                                                        r"seat 0"),
-    (C4, "6. P1: o4", "6. P1: o4\n[Event \"x\"]", r"line 12: a header among the moves"),
+    (C4, "6. P1: o in column 5", "6. P1: o in column 5\n[Event \"x\"]", r"line 12: a header among the moves"),
     (C4, '[Returns "1.0 -1.0"]', '[Returns "1.0 -1.0"\n', r"line 4: not a header"),
     (PIG, "*Roll 6", "Roll 6", r"line 5: move 1: 'Roll 6': chance is to act here "
                                r"\(pig\(winscore=20\)\); write a chance outcome with a '\*'"),
@@ -307,14 +307,15 @@ def test_a_refusal_lists_the_legal_texts_bounded():
 
 def test_texts_are_read_after_the_documented_normalisation():
     assert egn.normalise("  Buy  Canvas 1 ,(x) ") == "buy canvas 1 , (x)"
-    loose = C4.replace("1. P0: x3", "1. P0:   X3  ").replace("2. P1: o4", "2. P1: O4")
+    loose = C4.replace("1. P0: x in column 4", "1. P0:   X IN  Column 4  ").replace(
+        "2. P1: o in column 5", "2. P1: O in column 5")
     assert egn.loads(loose) == egn.loads(C4)
     with pytest.raises(RecordError, match="'3' is not a legal move"):
-        egn.loads(C4.replace("1. P0: x3", "1. P0: 3"))     # an id is not a text
+        egn.loads(C4.replace("1. P0: x in column 4", "1. P0: 3"))     # an id is not a text
 
 
 def test_a_bad_game_does_not_hide_the_next_one():
-    text = C4.replace("3. P0: x3", "3. P0: x9") + "\n" + C4 + "\n" + PIG
+    text = C4.replace("3. P0: x in column 4", "3. P0: x in column 10") + "\n" + C4 + "\n" + PIG
     out = list(egn.parse(text.splitlines(keepends=True)))
     assert [type(g).__name__ for _, g in out] == ["RecordError", "ParsedGame", "ParsedGame"]
     assert [line for line, _ in out] == [1, 15, 29]
@@ -355,10 +356,10 @@ def _read(path):
 def test_a_line_over_the_cap_is_refused_naming_its_line(tmp_path, monkeypatch):
     monkeypatch.setattr(egn, "MAX_LINE_CHARS", 40)
     path = tmp_path / "long.egn"
-    path.write_text(C4.replace("1. P0: x3", "1. P0: x3 {" + "a" * 50 + "}"))
+    path.write_text(C4.replace("1. P0: x in column 4", "1. P0: x in column 4 {" + "a" * 50 + "}"))
     (line, err), = _read(path)
     assert isinstance(err, RecordError)
-    assert "line 6: 62 characters, over the 40-character cap on a line" in str(err)
+    assert "line 6: 73 characters, over the 40-character cap on a line" in str(err)
     assert "MAX_LINE_CHARS" in str(err)
 
 
@@ -411,13 +412,13 @@ def test_bad_bytes_and_line_ends(tmp_path):
     path.write_bytes(b"\xef\xbb\xbf" + C4.replace("\n", "\r\n").encode())
     (_, game), = _read(path)
     assert game.record["steps"][0] == [0, 3]
-    path.write_bytes(C4.encode().replace(b"x3", b"x\xff", 1) + b"\n" + C4.encode())
+    path.write_bytes(C4.encode().replace(b"x in column 4", b"x\xff", 1) + b"\n" + C4.encode())
     out = _read(path)
     assert "line 6: not UTF-8 text" in str(out[0][1])
     assert out[1][1].record["game"] == "connect_four"
 
 
-@pytest.mark.parametrize("cut_at", ["1. P0: x3\n", "1. P0: x", '[Game "conn', "7. P0: x3\n1-"])
+@pytest.mark.parametrize("cut_at", ["1. P0: x in column 4\n", "1. P0: x", '[Game "conn', "7. P0: x in column 4\n1-"])
 def test_a_last_game_cut_short_is_marked_cut(cut_at):
     whole = C4 + "\n" + C4
     text = whole[:whole.rindex(cut_at) + len(cut_at)]
@@ -443,9 +444,9 @@ def test_sniffing_a_file_of_another_name(tmp_path, arena_records):
 
 def test_convert_leaves_the_target_when_a_game_fails(tmp_path):
     src, dst = tmp_path / "in.egn", tmp_path / "out.jsonl"
-    src.write_text(C4 + "\n" + C4.replace("3. P0: x3", "3. P0: x9"))
+    src.write_text(C4 + "\n" + C4.replace("3. P0: x in column 4", "3. P0: x in column 10"))
     dst.write_text("old\n")
-    with pytest.raises(RecordError, match=r"in.egn: line 22: move 3: 'x9'"):
+    with pytest.raises(RecordError, match=r"in.egn: line 22: move 3: 'x in column 10'"):
         recordfiles.convert(src, dst)
     assert dst.read_text() == "old\n" and sorted(os.listdir(tmp_path)) == ["in.egn", "out.jsonl"]
     with pytest.raises(RecordError, match="into itself"):

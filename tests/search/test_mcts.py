@@ -41,7 +41,7 @@ def test_win_in_one_ranks_first_with_high_value():
     game, state = c4([0, 0, 1, 1, 2, 2])
     analysis = MCTSBot(game, iterations=3000, seed=3, early_stop=False).analyze(state)
     best = analysis.best
-    assert best.action == 3 and best.text == "x3"
+    assert best.action == 3 and best.text == "x in column 4"
     assert best.win_prob > 0.9 and best.value > 0.8
     assert analysis.player == 0 and analysis.iterations == 3000
     assert [c.visits for c in analysis.candidates] == sorted(

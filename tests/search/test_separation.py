@@ -100,7 +100,7 @@ def test_until_apart_stops_at_a_checkpoint_once_apart():
 
 
 def test_until_apart_stops_at_the_cap_when_the_leaders_stay_close():
-    search = _search("connect_four", ["x3", "o3"])
+    search = _search("connect_four", ["x in column 4", "o in column 4"])
     rule = search.until_apart(3000)
     assert rule.run() and not rule.apart
     assert search.iterations == 3000 and rule.separation.iterations == 3000

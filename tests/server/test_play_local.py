@@ -96,7 +96,7 @@ def test_an_ambiguous_start_lists_what_it_begins():
 def test_a_games_own_short_forms_replace_the_numbers():
     assert moves.short_forms(3, ["2", "5", "7"]) == ["2", "5", "7"]
     assert moves.short_forms(3, None) == ["1", "2", "3"]
-    r = moves.read("5", ["x1", "x4", "x6"], ["2", "5", "7"])
+    r = moves.read("5", ["x in column 2", "x in column 5", "x in column 7"], ["2", "5", "7"])
     assert (r.kind, r.index) == ("move", 1)
 
 
@@ -106,10 +106,10 @@ def test_connect_four_question_mark_columns_ambiguous_unknown(monkeypatch, capsy
     feed(monkeypatch, ["?", "x", "hello", "4", "quit"])
     assert main(["play", "connect_four", "--vs", "random", "--seed", "3"]) == 0
     out = capsys.readouterr().out
-    assert "  1  x0 (column 1)\n  2  x1 (column 2)\n" in out          # '?': short forms
+    assert "  1  x in column 1\n  2  x in column 2\n" in out          # '?': short forms
     assert "'x' fits 7 moves; type more of one, or its number:" in out
     assert "'hello' is not a move here ('?' lists them)" in out
-    assert "player 2 (random): o" in out and "(column " in out        # its reply, as counted
+    assert "player 2 (random): o in column " in out        # its reply, as the table counts
     assert out.count("1 2 3 4 5 6 7\n") == 4        # the table twice: once per decision
     assert "Traceback" not in out and "game left unfinished" in out
 
@@ -119,7 +119,7 @@ def test_undo_takes_back_the_move_and_the_reply(monkeypatch, capsys):
     assert main(["play", "connect_four", "--vs", "random", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert out.count("nothing to take back: you have not moved yet") == 2
-    assert "taken back: your 'x3' and the 1 step(s) after it" in out
+    assert "taken back: your 'x in column 4' and the 1 step(s) after it" in out
     empty = "1 2 3 4 5 6 7\n" + ". . . . . . .\n" * 6 + "1 2 3 4 5 6 7\n"
     assert out.count(empty) == 2                    # at the start, and after the undo
 

@@ -132,7 +132,7 @@ def test_suggest_record_of_another_game_and_at_without_a_records_file(pig_games,
                  "--iterations", "10"]) == 2
     assert "the record is of 'pig(winscore=20)', not 'connect_four'" in capsys.readouterr().err
     steps = tmp_path / "steps.txt"
-    steps.write_text("x3\n")
+    steps.write_text("x in column 4\n")
     assert main(["suggest", "connect_four", "--record", str(steps), "--at", "1"]) == 2
     assert "--at and --game-index read a records file" in capsys.readouterr().err
     assert main(["suggest", "--iterations", "10"]) == 2

@@ -83,8 +83,8 @@ def test_a_bare_number_is_not_a_step_text(stub):
 def test_suggest_record_file_text_is_exact(tmp_path, capsys):
     from easel.server.cli import main
     path = tmp_path / "steps.txt"
-    path.write_text("x3\no 3\n")
+    path.write_text("x in column 4\no 3\n")
     assert main(["suggest", "connect_four", "--record", str(path), "--iterations", "10"]) == 2
     err = capsys.readouterr().err
     assert "INVALID_ARGUMENT" in err and "'o 3' is not a legal move here" in err, err
-    assert "closest: 'o3'" in err, err
+    assert "write 'o in column 4'" in err, err          # the old form, answered

@@ -73,13 +73,14 @@ def test_serve_exits_0_on_sigint(served):
 
 def test_suggest_command_in_process(tmp_path, capsys):
     path = tmp_path / "game.txt"
-    path.write_text("# x, o, x, o, x, o on the bottom row\nx0\no0\n1\no1\nx2\no2\n")
+    path.write_text("# x, o, x, o, x, o on the bottom row\nx in column 1\no in column 1\n1\no in column 2\n"
+                    "x in column 3\no in column 3\n")
     assert main(["suggest", "connect_four", "--record", str(path), "--iterations", "800",
                  "--seed", "1", "--top", "3"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("connect_four: player 1 to move; 800 iterations")
     rows = [ln.split() for ln in out.splitlines() if ln[:4].strip().isdigit()]
-    assert len(rows) == 3 and rows[0][0] == "1" and rows[0][-1] == "x3"
+    assert len(rows) == 3 and rows[0][0] == "1" and rows[0][-4:] == ["x", "in", "column", "4"]
 
 
 def test_suggest_command_reads_serialized_states(tmp_path, capsys):
@@ -98,7 +99,7 @@ def test_suggest_command_reads_serialized_states(tmp_path, capsys):
 def test_suggest_command_against_a_server(served, tmp_path, capsys):
     proc, port = served
     path = tmp_path / "bad.txt"
-    path.write_text("x3\nx9\n")
+    path.write_text("x in column 4\nx in column 10\n")
     assert main(["suggest", "connect_four", "--record", str(path),
                  "--server", f"127.0.0.1:{port}"]) == 2
     err = capsys.readouterr().err
@@ -127,14 +128,15 @@ def test_node_example_client(server):
     assert out.returncode == 0, out.stderr
     text = out.stdout
     assert "connect_four (2-2 players)" in text and "pig (2-10 players)" in text
-    assert "legal actions: 0:x0 1:x1 2:x2 3:x3 4:x4 5:x5 6:x6" in text
-    assert "applied x3; player 1 to move" in text
+    assert ("legal actions: 0:x in column 1 1:x in column 2 2:x in column 3 3:x in column 4 "
+            "4:x in column 5 5:x in column 6 6:x in column 7") in text
+    assert "applied x in column 4; player 1 to move" in text
     assert "illegal move refused: INVALID_ARGUMENT: action.id:" in text
     long_input = [ln for ln in text.splitlines() if ln.startswith("long input refused:")]
     assert len(long_input) == 1 and int(long_input[0].split("(")[1].split()[0]) < 400
     assert "suggest: player 1, 500 iterations" in text
     best = [ln for ln in text.splitlines() if ln.startswith("best: ")]
-    assert len(best) == 1 and best[0][len("best: "):] in {f"o{i}" for i in range(7)}
+    assert len(best) == 1 and best[0][len("best: "):] in {f"o in column {i + 1}" for i in range(7)}
 
 
 def test_suggest_command_in_process_takes_a_deck_path(tmp_path, capsys):

@@ -43,10 +43,10 @@ def _valid_requests():
         ("NewGame", pb.NewGameRequest(game="pig(players=3)")),
         ("NewGame", pb.NewGameRequest(game="vangogh")),
         ("LegalActions", pb.LegalActionsRequest(position=record("pig", "roll", "Roll 4"))),
-        ("ApplyAction", pb.ApplyActionRequest(position=record("connect_four", "x3"),
-                                              action=pb.Step(text="o3"),
+        ("ApplyAction", pb.ApplyActionRequest(position=record("connect_four", "x in column 4"),
+                                              action=pb.Step(text="o in column 4"),
                                               actions=[pb.Step(id=2)])),
-        ("Suggest", pb.SuggestRequest(position=record("connect_four", "x3"),
+        ("Suggest", pb.SuggestRequest(position=record("connect_four", "x in column 4"),
                                       settings=settings(iterations=30, seed=1,
                                                         num_candidates=3))),
         ("Analyze", pb.AnalyzeRequest(position=record("pig", "roll", "Roll 2"),
@@ -55,7 +55,7 @@ def _valid_requests():
         ("ReadPosition", pb.ReadPositionRequest(notation=pb.TableNotation(
             game="starving_artists(players=2)",
             text="day 1\nphase setup\nmarket -; -; -\nplayer 1\nplayer 2\n"))),
-        ("Review", pb.ReviewRequest(record=record("connect_four", "x3", "o4", "x3").record,
+        ("Review", pb.ReviewRequest(record=record("connect_four", "x in column 4", "o in column 5", "x in column 4").record,
                                     settings=settings(iterations=30, seed=1))),
     ]
 

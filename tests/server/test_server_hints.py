@@ -75,7 +75,7 @@ def test_no_budget_searches_until_the_leaders_are_told_apart(make_server):
 
 def test_no_budget_stops_at_the_cap_and_says_the_leaders_are_not_apart(make_server):
     stub = _stub(make_server(default_iterations=3000, default_seconds=600.0))
-    r = _no_budget(stub, ["x3", "o3"])
+    r = _no_budget(stub, ["x in column 4", "o in column 4"])
     assert r.stop_reason == pb.STOP_REASON_BUDGET
     assert r.analysis.iterations == 3000 and not r.analysis.leaders_apart
 

@@ -134,7 +134,7 @@ def _played(call):
     made = _two_seats(call, allow_hints=True)
     tok = {t.seat: t.token for t in made.seat_tokens}
     submitted = call("easel.v1.Matches", "SubmitAction", mpb.SubmitActionRequest(
-        match_id=made.match_id, token=tok[0], step=0, action=epb.Step(text="x3")))
+        match_id=made.match_id, token=tok[0], step=0, action=epb.Step(text="x in column 4")))
     return made, tok, submitted
 
 
@@ -147,7 +147,7 @@ def _watch(call):
 
 def _analyze(call):
     answers = call("easel.v1.Engine", "Analyze", epb.AnalyzeRequest(
-        position=record("connect_four", "x3"), report_interval_ms=600_000,
+        position=record("connect_four", "x in column 4"), report_interval_ms=600_000,
         settings=settings(iterations=400, seed=5, threads=1)))
     return answers[-1:]          # the final report (reports before it fall due by time)
 
@@ -172,14 +172,14 @@ SAMPLES = {
             position=record("pig", "roll", "Roll 4"))),
     "easel.v1.Engine/ApplyAction": lambda call: call(
         "easel.v1.Engine", "ApplyAction", epb.ApplyActionRequest(
-            position=record("connect_four", "x3"), action=epb.Step(text="o3"))),
+            position=record("connect_four", "x in column 4"), action=epb.Step(text="o in column 4"))),
     "easel.v1.Engine/Suggest": lambda call: call(
         "easel.v1.Engine", "Suggest", epb.SuggestRequest(
-            position=record("connect_four", "x3", "o3"), settings=SEARCH)),
+            position=record("connect_four", "x in column 4", "o in column 4"), settings=SEARCH)),
     "easel.v1.Engine/Analyze": _analyze,
     "easel.v1.Engine/Review": lambda call: call(
         "easel.v1.Engine", "Review", epb.ReviewRequest(
-            record=record("connect_four", "x3", "o3", "x4", "o4").record,
+            record=record("connect_four", "x in column 4", "o in column 4", "x in column 5", "o in column 5").record,
             settings=settings(iterations=200, seed=3, threads=1))),
     "easel.v1.Engine/ReadPosition": _read_position,
     "easel.v1.Matches/CreateMatch": _two_seats,
@@ -218,7 +218,7 @@ def test_every_method_answers_over_http_as_over_grpc(both, method):
 
 def test_the_same_refusal_over_both(both):
     srv, channel, client = both
-    bad = epb.SuggestRequest(position=record("connect_four", "x3", "x9"))
+    bad = epb.SuggestRequest(position=record("connect_four", "x in column 4", "x in column 10"))
     with pytest.raises(CallError) as g:
         OverGrpc(channel)("easel.v1.Engine", "Suggest", bad)
     r = unary(client, "/easel.v1.Engine/Suggest", bad)
@@ -341,7 +341,7 @@ def test_analyze_streams_reports_as_they_come(both):
 def test_a_stream_error_is_the_last_frame(both):
     srv, channel, client = both
     status, messages, end = stream(client, "/easel.v1.Engine/Analyze", epb.AnalyzeRequest(
-        position=record("connect_four", "x9")))
+        position=record("connect_four", "x in column 10")))
     assert status == 200 and messages == []
     assert end["error"]["code"] == "invalid_argument"
     assert end["error"]["message"].startswith("position.record.steps[0]")

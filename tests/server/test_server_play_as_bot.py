@@ -37,7 +37,7 @@ def test_the_bots_options_are_taken_only_when_playing_as_the_bot(stub):
         stub.Suggest(pb.SuggestRequest(position=record("connect_four"), settings=settings),
                      timeout=30)
     assert_status(e, grpc.StatusCode.INVALID_ARGUMENT, "settings.bot", "applies to a bot playing a whole game")
-    r = stub.Suggest(pb.SuggestRequest(position=record("connect_four", "x3", "o3"),
+    r = stub.Suggest(pb.SuggestRequest(position=record("connect_four", "x in column 4", "o in column 4"),
                                        settings=as_bot("mcts(iterations=50,reuse=false)")),
                      timeout=30)
     assert r.analysis.candidates
@@ -57,12 +57,12 @@ def test_rebuilding_the_bot_is_bounded(make_server):
     ch = grpc.insecure_channel(f"127.0.0.1:{srv.port}")
     from easel.v1 import engine_pb2_grpc as pb_grpc
     stub = pb_grpc.EngineStub(ch)
-    steps = ["x1", "o1", "x2", "o2"]            # x searched twice before: allowed
+    steps = ["x in column 2", "o in column 2", "x in column 3", "o in column 3"]            # x searched twice before: allowed
     ok = stub.Suggest(pb.SuggestRequest(position=record("connect_four", *steps),
                                         settings=as_bot("mcts(iterations=30)")), timeout=30)
     assert ok.analysis.candidates
     with pytest.raises(grpc.RpcError) as e:
-        stub.Suggest(pb.SuggestRequest(position=record("connect_four", *steps, "x3", "o3"),
+        stub.Suggest(pb.SuggestRequest(position=record("connect_four", *steps, "x in column 4", "o in column 4"),
                                        settings=as_bot("mcts(iterations=30)")), timeout=30)
     assert_status(e, grpc.StatusCode.RESOURCE_EXHAUSTED, "settings.play_as_bot",
                   "3 searches", "max_replayed_searches")
@@ -75,7 +75,7 @@ def test_rebuilding_the_bot_is_bounded(make_server):
     from easel.client import EngineClient
     with EngineClient(f"127.0.0.1:{srv.port}", timeout=30) as retrying:
         with pytest.raises(grpc.RpcError) as e:
-            retrying.suggest("connect_four", [*steps, "x3", "o3"], bot="mcts(iterations=30)",
+            retrying.suggest("connect_four", [*steps, "x in column 4", "o in column 4"], bot="mcts(iterations=30)",
                              play_as_bot=True)
     assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and calls == [1]
 

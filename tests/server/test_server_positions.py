@@ -32,7 +32,7 @@ def test_replay_matches_engine_and_record_round_trips():
 
 
 def test_position_info_describes_the_state():
-    state = positions.replay(rec("connect_four", "x3", "o3"))
+    state = positions.replay(rec("connect_four", "x in column 4", "o in column 4"))
     info = positions.position_info(state)
     assert info.game == "connect_four"
     assert info.kind == pb.NODE_KIND_DECISION and info.current_player == 0
@@ -55,10 +55,10 @@ def test_game_string_is_canonical():
     (rec("pig(players=two)"), "position.record.game", "needs an int"),
     (rec("pig((("), "position.record.game", "malformed"),
     (rec("connect_four", 3, 9), "position.record.steps[1].id", "action 9 is illegal"),
-    (rec("connect_four", "x3", "x9"), "position.record.steps[1].text", "not a legal move"),
+    (rec("connect_four", "x in column 4", "x in column 10"), "position.record.steps[1].text", "not a legal move"),
     (rec("pig", "roll", 6), "position.record.steps[1].id", "not a possible chance outcome"),
     (rec("connect_four", 3, 3, 4, 4, 5, 5, 6, 6), "position.record.steps[7]", "already over"),
-    (rec("connect_four", "x3", expected_player=0), "position.record.expected_player",
+    (rec("connect_four", "x in column 4", expected_player=0), "position.record.expected_player",
      "player 1 is to move"),
 ])
 def test_bad_records_name_the_field(record, field, fragment):
@@ -72,7 +72,7 @@ def test_step_kind_and_id_text_agreement_are_checked():
     with pytest.raises(InvalidArgument, match=r"steps\[0\].kind: step is marked NODE_KIND_CHANCE"):
         positions.replay(pb.GameRecord(game="pig", steps=[pb.Step(id=0, kind=pb.NODE_KIND_CHANCE)]))
     with pytest.raises(InvalidArgument, match="name different actions"):
-        positions.replay(pb.GameRecord(game="connect_four", steps=[pb.Step(id=2, text="x3")]))
+        positions.replay(pb.GameRecord(game="connect_four", steps=[pb.Step(id=2, text="x in column 4")]))
     with pytest.raises(InvalidArgument, match="needs an id or a text"):
         positions.replay(pb.GameRecord(game="connect_four", steps=[pb.Step()]))
 

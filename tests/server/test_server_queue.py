@@ -167,7 +167,7 @@ def test_cheap_bots_do_not_wait_for_a_search_slot(make_server):
         calls = _hold_slots(stub, 1)
         try:
             for bot in ["random", "greedy", "heuristic"]:
-                r = suggest(stub, record("connect_four", "x3"), timeout=5, bot=bot)
+                r = suggest(stub, record("connect_four", "x in column 4"), timeout=5, bot=bot)
                 assert len(r.analysis.candidates) == 1
                 msgs = list(stub.Analyze(pb.AnalyzeRequest(position=record("pig"),
                                                            settings=settings(bot=bot)),

@@ -48,10 +48,10 @@ def test_new_game(stub):
 
 
 def test_legal_actions_at_decision_and_chance_nodes(stub):
-    r = stub.LegalActions(pb.LegalActionsRequest(position=record("connect_four", "x3", "o3")))
-    assert [(a.id, a.text) for a in r.actions] == [(i, f"x{i}") for i in range(7)]
+    r = stub.LegalActions(pb.LegalActionsRequest(position=record("connect_four", "x in column 4", "o in column 4")))
+    assert [(a.id, a.text) for a in r.actions] == [(i, f"x in column {i + 1}") for i in range(7)]
     assert all(a.kind == pb.NODE_KIND_DECISION and a.player == 0 for a in r.actions)
-    assert r.actions[3].structured["text"] == "x3"
+    assert r.actions[3].structured["text"] == "x in column 4"
     r = stub.LegalActions(pb.LegalActionsRequest(position=record("pig", "roll")))
     assert r.position.kind == pb.NODE_KIND_CHANCE and r.position.current_player == -1
     assert [a.text for a in r.actions] == [f"Roll {i}" for i in range(1, 7)]
@@ -72,7 +72,7 @@ def test_apply_action_and_chance_outcome(stub):
 
 def test_game_end_is_reported(stub):
     r = stub.ApplyAction(pb.ApplyActionRequest(
-        position=record("connect_four", 3, 2, 3, 2, 3, 2), action=pb.Step(text="x3")))
+        position=record("connect_four", 3, 2, 3, 2, 3, 2), action=pb.Step(text="x in column 4")))
     assert r.position.kind == pb.NODE_KIND_TERMINAL and r.position.current_player == -4
     assert list(r.position.returns) == [1.0, -1.0]
     assert len(stub.LegalActions(pb.LegalActionsRequest(
@@ -87,13 +87,13 @@ BAD_POSITIONS = [
     (record("pig(speed=3)"), "position.record.game", "unknown option 'speed'"),
     (record("pig(players=2"), "position.record.game", "malformed"),
     (record("connect_four", 3, 7), "position.record.steps[1].id", "action 7 is illegal"),
-    (record("connect_four", "x3", "drop"), "position.record.steps[1].text", "not a legal move"),
+    (record("connect_four", "x in column 4", "drop"), "position.record.steps[1].text", "not a legal move"),
     (record("pig", "roll", 9), "position.record.steps[1].id", "not a possible chance outcome"),
     (record("pig", pb.Step(text="roll", kind=pb.NODE_KIND_CHANCE)),
      "position.record.steps[0].kind", "marked NODE_KIND_CHANCE"),
     (record("connect_four", pb.Step()), "position.record.steps[0]", "needs an id or a text"),
     (record("connect_four", 0, 1, 0, 1, 0, 1, 0, 1), "position.record.steps[7]", "over"),
-    (record("connect_four", "x1", expected_player=0), "position.record.expected_player",
+    (record("connect_four", "x in column 2", expected_player=0), "position.record.expected_player",
      "player 1 is to move"),
     (pb.Position(state=pb.StructuredState(game="pig", text="[1, 2]")), "position.state.text",
      "JSON object"),
@@ -134,7 +134,7 @@ def test_bad_action_to_apply(stub):
         (pb.ApplyActionRequest(position=record("connect_four")), "action:", "required"),
         (pb.ApplyActionRequest(position=record("connect_four"), action=pb.Step(id=-1)),
          "action.id:", "illegal"),
-        (pb.ApplyActionRequest(position=record("connect_four"), action=pb.Step(text="x8")),
+        (pb.ApplyActionRequest(position=record("connect_four"), action=pb.Step(text="x in column 9")),
          "action.text:", "not a legal move"),
         (pb.ApplyActionRequest(position=record("pig", "roll"), action=pb.Step(text="stop")),
          "action.text:", "it is a chance node"),

@@ -36,13 +36,13 @@ def suggest(stub, pos, timeout=30, **kw):
 
 
 def test_suggest_ranked_candidates(stub):
-    r = suggest(stub, record("connect_four", "x3", "o3"), iterations=600, seed=1, num_candidates=4)
+    r = suggest(stub, record("connect_four", "x in column 4", "o in column 4"), iterations=600, seed=1, num_candidates=4)
     a = r.analysis
     assert a.player == 0 and a.iterations == 600 and a.elapsed_seconds > 0
     assert a.bot.startswith("mcts(") and "iterations=600" in a.bot
     assert [c.rank for c in a.candidates] == [1, 2, 3, 4]
     assert len({c.id for c in a.candidates}) == 4
-    assert all(c.text == f"x{c.id}" for c in a.candidates)
+    assert all(c.text == f"x in column {c.id + 1}" for c in a.candidates)
     visits = [c.visits for c in a.candidates]
     assert visits == sorted(visits, reverse=True) and sum(visits) <= 600
     for c in a.candidates:
@@ -54,10 +54,10 @@ def test_suggest_ranked_candidates(stub):
 
 
 def test_suggest_finds_the_winning_move(stub):
-    # x has 0,1,2 on the bottom row; x3 wins at once.
-    a = suggest(stub, record("connect_four", "x0", "o0", "x1", "o1", "x2", "o2"),
+    # x has columns 1, 2, 3 on the bottom row; x in column 4 wins at once.
+    a = suggest(stub, record("connect_four", "x in column 1", "o in column 1", "x in column 2", "o in column 2", "x in column 3", "o in column 3"),
                 iterations=1500, seed=0).analysis
-    assert a.candidates[0].text == "x3"
+    assert a.candidates[0].text == "x in column 4"
     assert a.candidates[0].win_probability > 0.9 and a.candidates[0].value > 0.8
 
 
@@ -96,11 +96,11 @@ def test_default_budget(stub):
 @pytest.mark.parametrize("bot", ["random", "greedy", "heuristic(seed=3)"])
 def test_non_searching_bots_give_their_move(stub, bot):
     legal = {a.id for a in stub.LegalActions(pb.LegalActionsRequest(
-        position=record("connect_four", "x3"))).actions}
-    a = suggest(stub, record("connect_four", "x3"), bot=bot, seed=2).analysis
+        position=record("connect_four", "x in column 4"))).actions}
+    a = suggest(stub, record("connect_four", "x in column 4"), bot=bot, seed=2).analysis
     assert len(a.candidates) == 1 and a.candidates[0].id in legal
     assert a.candidates[0].visits == 0 and a.bot.split("(")[0] == bot.split("(")[0]
-    msgs = list(stub.Analyze(pb.AnalyzeRequest(position=record("connect_four", "x3"),
+    msgs = list(stub.Analyze(pb.AnalyzeRequest(position=record("connect_four", "x in column 4"),
                                                settings=settings(bot=bot, seed=2)), timeout=30))
     assert len(msgs) == 1 and msgs[0].final and msgs[0].stop_reason == pb.STOP_REASON_NO_SEARCH
     assert msgs[0].analysis.candidates[0].id == a.candidates[0].id     # same seed, same move
@@ -108,7 +108,7 @@ def test_non_searching_bots_give_their_move(stub, bot):
 
 def test_analyze_streams_reports_then_one_final(stub):
     msgs = list(stub.Analyze(pb.AnalyzeRequest(
-        position=record("connect_four", "x3"), report_interval_ms=40,
+        position=record("connect_four", "x in column 4"), report_interval_ms=40,
         settings=settings(seconds=0.35, num_candidates=2)), timeout=30))
     assert len(msgs) >= 3
     assert [m.final for m in msgs] == [False] * (len(msgs) - 1) + [True]
@@ -196,7 +196,7 @@ def test_over_capacity_is_resource_exhausted(make_server):
 
 def test_eight_concurrent_suggests_are_all_answered_correctly(stub):
     cases = [(record("connect_four", *moves), seed) for moves, seed in [
-        ((), 1), (("x3",), 2), (("x3", "o3"), 3), (("x0", "o6", "x1"), 4)]]
+        ((), 1), (("x in column 4",), 2), (("x in column 4", "o in column 4"), 3), (("x in column 1", "o in column 7", "x in column 2"), 4)]]
     cases += [(record("pig", *steps), seed) for steps, seed in [
         ((), 5), (("roll", "Roll 4"), 6), (("roll", "Roll 6", "stop"), 7), (("stop",), 8)]]
 

@@ -138,7 +138,7 @@ def test_cached_replays_answer_as_full_replays(game):
 
 def test_a_cached_prefix_does_not_excuse_a_bad_step():
     cache = ReplayCache()
-    good = pb.GameRecord(game="connect_four", steps=[pb.Step(text="x3"), pb.Step(text="o3")])
+    good = pb.GameRecord(game="connect_four", steps=[pb.Step(text="x in column 4"), pb.Step(text="o in column 4")])
     positions.replay_full(good, cache=cache)
     bad = pb.GameRecord(game="connect_four", steps=list(good.steps) + [pb.Step(id=9)])
     with pytest.raises(positions.InvalidArgument, match=r"position.record.steps\[2\].id"):

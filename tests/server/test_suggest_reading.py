@@ -169,13 +169,13 @@ def test_pig_line_gives_the_roll_to_the_turn_it_ends(capsys):
 
 
 def test_players_are_counted_from_one(tmp_path, capsys):
-    path = record_file(tmp_path, ["x0", "o0", "x1", "o1", "x2", "o2"])
+    path = record_file(tmp_path, ["x in column 1", "o in column 1", "x in column 2", "o in column 2", "x in column 3", "o in column 3"])
     code, out, err = run_cli(capsys, "suggest", "connect_four", "--record", path,
                              "--iterations", "800", "--seed", "1", "--top", "3")
     assert code == 0, err
     assert out.startswith("connect_four: player 1 to move; 800 iterations")
     rows = parse_rows(out)
-    assert rows[0]["turn"] == "x3" and rows[0]["scores"] is None
+    assert rows[0]["turn"] == "x in column 4" and rows[0]["scores"] is None
     assert "scores" not in out                         # connect_four keeps no score
 
 
@@ -257,11 +257,11 @@ def test_with_no_budget_the_search_tells_its_leaders_apart(tmp_path, capsys, mak
 
 
 def test_with_no_budget_a_search_that_cannot_tell_says_so(tmp_path, capsys, make_server):
-    # After x3 o3, x to move has three moves of nearly one value (x3, and x4
-    # and its mirror image x2): the cap (here 3,000 iterations) ends the
+    # After x in column 4, o in column 4, x to move has three moves of nearly one value (column 4, and column 5
+    # and its mirror image, column 3): the cap (here 3,000 iterations) ends the
     # search before the two leaders are told apart.
     srv = make_server(default_iterations=3000, default_seconds=600.0)
-    argv = ["connect_four", "--record", record_file(tmp_path, ["x3", "o3"]), "--seed", "2",
+    argv = ["connect_four", "--record", record_file(tmp_path, ["x in column 4", "o in column 4"]), "--seed", "2",
             "--top", "2", "--server", f"127.0.0.1:{srv.port}"]
     code, out, err = run_cli(capsys, "suggest", *argv)
     assert code == 0, err

@@ -17,11 +17,17 @@ DECK = load_deck("38")
 
 
 def idx(title):
-    """A canvas's index in the default deck, by title."""
+    """A canvas of the default deck by title: its printed id, as the JSON view
+    names it (the canvas file's `id`)."""
     for c in DECK.cards:
         if c.title == title:
-            return c.index
+            return c.id
     raise KeyError(title)
+
+
+def card(printed_id):
+    """The default deck's canvas with this printed id."""
+    return DECK.cards[DECK.index_of(printed_id)]
 
 
 BAHAMIAN = idx("Bahamian View")             # red orange green blue blue blue; 2* food 2 paint 7
@@ -55,7 +61,7 @@ def cubes(**counts):
 
 
 def squares_of(i):
-    return DECK.cards[i].squares
+    return card(i).squares
 
 
 def full_cubes(i):
@@ -95,8 +101,8 @@ def give_painting(view, p, i):
     _remove_everywhere(view, i)
     view["studios"][p]["paintings"].append(i)
     view["studios"][p]["paintings"].sort()
-    view["studios"][p]["stars"] = sum(DECK.cards[x].stars for x in view["studios"][p]["paintings"])
-    view["studios"][p]["food_earned"] += DECK.cards[i].food
+    view["studios"][p]["stars"] = sum(card(x).stars for x in view["studios"][p]["paintings"])
+    view["studios"][p]["food_earned"] += card(i).food
 
 
 def small_deck(tmp_path, titles):
@@ -106,7 +112,7 @@ def small_deck(tmp_path, titles):
     from easel.engine.starving_artists.deck import COLOURS
     canvases = []
     for k, t in enumerate(titles):
-        c = DECK.cards[idx(t)]
+        c = card(idx(t))
         canvases.append({"id": f"c{k:02d}", "title": c.title, "stars": c.stars, "food": c.food,
                          "paint": c.paint,
                          "squares": [[COLOURS[x] for x in cols] for cols in c.squares]})
@@ -123,7 +129,7 @@ def set_market(view, cards):
     view["market"] = [None] * 3
     for k, i in enumerate(cards):
         _remove_everywhere(view, i)
-        view["market"][k] = {"canvas": i, "title": DECK.cards[i].title}
+        view["market"][k] = {"canvas": i, "title": card(i).title}
     view["face_down"]["unseen"].sort()
 
 
@@ -156,7 +162,7 @@ def refill_market(view):
     cards = [m for m in view["market"] if m is not None]
     while len(cards) < 3 and len(fd["unseen"]) > fd["set_aside"]:
         i = fd["unseen"].pop(0)
-        cards.append({"canvas": i, "title": DECK.cards[i].title})
+        cards.append({"canvas": i, "title": card(i).title})
     view["market"] = cards + [None] * (3 - len(cards))
 
 
@@ -243,7 +249,7 @@ def draw(state, *names):
         elif x in CUBE_NAMES:
             state.apply_action(CUBE_NAMES.index(x))
         else:
-            state.apply_action(idx(x))
+            state.apply_action(DECK.index_of(idx(x)))
     return state
 
 

@@ -11,9 +11,9 @@ import pytest
 from easel import engine
 from easel.engine.errors import DataFileError, GameSpecError, StateFormatError
 from easel.engine.starving_artists.deck import load_deck
-from easel.engine.starving_artists.rules import BOX, CUBE_NAMES, make_rules
+from easel.engine.starving_artists.rules import BOX, CUBE_NAMES, make_rules, rules_of
 
-from sa_helpers import (BAHAMIAN, DECK, EXCITING, GRAIN_FIELD, HALL_OF_BULLS, IMPLS, KLEINE_FEE,
+from sa_helpers import (BAHAMIAN, DECK, card, EXCITING, GRAIN_FIELD, HALL_OF_BULLS, IMPLS, KLEINE_FEE,
                         KUCHING, SIESTA, WATER_LILIES, at_announce, at_turn, cubes, do, draw,
                         give, give_complete, give_painting, idx, load, opening, position,
                         rebalance, set_market, small_deck, squares_of, studio, texts)
@@ -418,10 +418,11 @@ def test_s14_never_take_a_wild_and_take_from_the_pile_before_payment(impl):
 # §15 ------------------------------------------------------------------------
 def test_s15_reset_puts_the_market_under_the_pile_known(impl, tmp_path):
     # five canvases: three in the market, two face down
-    bv, wl, si, kf, ku = range(5)
     deck = small_deck(tmp_path, ["Bahamian View", "Water Lilies", "The Siesta", "Kleine Fee",
                                  "View of Kuching and River, Sarawak, Borneo"])
     g = engine.load_game(f"starving_artists(players=2,deck={deck})", implementation=impl)
+    # the view names them by printed id; a draw is the deck index
+    bv, wl, si, kf, ku = (c.id for c in rules_of(g).deck.cards)
 
     def edit(v):
         v["studios"][0]["cubes"] = cubes(red=2)
@@ -431,7 +432,7 @@ def test_s15_reset_puts_the_market_under_the_pile_known(impl, tmp_path):
     v = s.to_json()
     assert v["face_down"]["known_under"] == [bv, wl, si]
     assert v["payday_pile"]["red"] >= 2
-    draw(s, kf, ku)
+    draw(s, 3, 4)
     v = s.to_json()       # the third comes from under the pile, known: no chance
     assert v["phase"] == "turn"
     assert [m["canvas"] for m in v["market"]] == [kf, ku, bv]
@@ -576,7 +577,7 @@ def test_s21_each_painting_takes_its_value_at_most(impl):
 
 def test_s22_ties_by_seat_from_the_first_player(impl):
     g = load(3, impl, start=2)
-    twin = [c.index for c in DECK.cards if c.paint == 7][:2]
+    twin = [c.id for c in DECK.cards if c.paint == 7][:2]
 
     def edit(v):
         give_complete(v, 0, twin[0])
@@ -588,8 +589,8 @@ def test_s22_ties_by_seat_from_the_first_player(impl):
         v["first_player"] = 2
         v["pending"]["turn_k"] = 1
     s = position(g, edit)
-    do(s, f"sell {DECK.cards[twin[0]].title}", "sell nothing more",
-       f"sell {DECK.cards[twin[1]].title}", "sell nothing more")
+    do(s, f"sell {card(twin[0]).title}", "sell nothing more",
+       f"sell {card(twin[1]).title}", "sell nothing more")
     log = _collect_all(s)
     assert [p for p, _ in log][:6] == [0, 0, 0, 0, 1, 1]   # player 0 sits nearer player 2
 
@@ -606,10 +607,10 @@ def test_s23_one_wild_per_collection_turn_rulebook_example(impl):
             for st in v["studios"]:
                 st["cubes"] = cubes()
             at_announce(v, 0)
-        s = do(position(g, edit), f"sell {DECK.cards[canvas].title}", "sell nothing more")
+        s = do(position(g, edit), f"sell {card(canvas).title}", "sell nothing more")
         log = _collect_all(s, prefer=["wild"])
         assert sum(1 for _, c in log if c == "wild") == wilds
-        assert len(log) == DECK.cards[canvas].paint
+        assert len(log) == card(canvas).paint
 
 
 # §24, §25 --------------------------------------------------------------------------
@@ -986,7 +987,7 @@ def test_a_painting_sold_on_day_1_is_refused(impl):
     lines = g.notation_of(opening(g)).splitlines()
     k = lines.index("player 1")
     face_down = opening(g).to_json()["face_down"]["unseen"][-1]
-    lines.insert(k + 1, f"  paintings {DECK.cards[face_down].title}")   # a face-down canvas, sold
+    lines.insert(k + 1, f"  paintings {card(face_down).title}")   # a face-down canvas, sold
     text = "\n".join(lines) + "\n"
     with pytest.raises(StateFormatError, match=r"line \d+ \(player 1 paintings\) \(with line "
                                                r"\d+ \(day\)\)"):

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from easel.engine.starving_artists import policies
+from easel.engine.starving_artists.deck import load_deck
 
 # The tool is not part of the package (it sits on top of the layers): load it
 # from its file, as `python tools/fit_starving_artists_value.py` runs it.
@@ -18,6 +19,11 @@ _TOOL = pathlib.Path(__file__).resolve().parents[2] / "tools" / "fit_starving_ar
 _spec = importlib.util.spec_from_file_location("fit_starving_artists_value", _TOOL)
 fit_value = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fit_value)
+
+
+def _id(i):
+    """The printed id the view names deck 38's canvas i by."""
+    return load_deck("38").cards[i].id
 
 
 def _studio(**kw):
@@ -36,10 +42,10 @@ def test_position_value_worked_by_hand():
     announced for sale, and the carrot."""
     cubes = dict(_studio()["cubes"], red=2, blue=1, wild=1)
     me = _studio(stars=4, nutrition=4, food_earned=6, cubes=cubes, canvases=[
-        {"canvas": 10, "cubes": ["red", "wild", None, "green", None, None]},
-        {"canvas": 25, "cubes": [None] * 7},
-        {"canvas": 19, "cubes": [None] * 5}])
-    view = {"deck": "38", "first_player": 0, "pending": {"selling": [19]},
+        {"canvas": _id(10), "cubes": ["red", "wild", None, "green", None, None]},
+        {"canvas": _id(25), "cubes": [None] * 7},
+        {"canvas": _id(19), "cubes": [None] * 5}])
+    view = {"deck": "38", "first_player": 0, "pending": {"selling": [_id(19)]},
             "studios": [me, _studio()]}
     f = dict(zip(policies.VALUE_FEATURES, policies.value_features(view, 0)))
     assert f == {"stars": 4, "nutrition": 4, "cubes": 4, "wilds": 1, "food_earned": 6,
@@ -62,9 +68,9 @@ def test_third_canvas_counts_only_its_progress():
     """The two canvases nearest completion are 'near'; a third, less painted,
     adds only its painted share (far_*_done)."""
     me = _studio(canvases=[
-        {"canvas": 10, "cubes": ["red", None, None, None, None, None]},       # 1/6
-        {"canvas": 25, "cubes": ["red", "red", None, None, None, None, None]},  # 2/7
-        {"canvas": 19, "cubes": [None] * 5}])                                 # 0
+        {"canvas": _id(10), "cubes": ["red", None, None, None, None, None]},       # 1/6
+        {"canvas": _id(25), "cubes": ["red", "red", None, None, None, None, None]},  # 2/7
+        {"canvas": _id(19), "cubes": [None] * 5}])                                 # 0
     view = {"deck": "38", "first_player": 1, "pending": {"selling": []},
             "studios": [me, _studio()]}
     f = dict(zip(policies.VALUE_FEATURES, policies.value_features(view, 0)))

@@ -85,14 +85,14 @@ def test_too_many_active_minigoghs(impl):
 
 def test_turn_past_the_end_of_the_round(impl):
     def fn(v):
-        v["turn"] = 4
+        v["turn"] = 5
     _refused(impl, fn, "turn")
 
 
 def test_end_phase_in_round_one_without_the_end(impl):
     def fn(v):
         v["phase"] = "end"
-        v["turn"] = 4
+        v["turn"] = 5
         for c in (0, 1, 4, 5):
             v["characters"][c]["taken"] = 1
         v["turn_player"] = 1

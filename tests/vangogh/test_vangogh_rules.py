@@ -355,7 +355,7 @@ def test_waiting_without_space_returns_to_bag(impl):
 
 def test_unchosen_characters_gain_a_minigogh_at_most_two(impl):
     def fn(v):
-        v["turn"] = 3
+        v["turn"] = 4
         v["turn_player"] = 1
         for c in (0, 1, 2):
             v["characters"][c]["taken"] = 1
@@ -438,7 +438,7 @@ def test_white_on_plus_one_scores_six(impl):
 def test_game_ends_after_the_round_of_the_third_painting(impl):
     def fn(v):
         frame_cards(v, 2)
-        v["turn"] = 1
+        v["turn"] = 2
         v["turn_player"] = 1
         v["characters"][2]["taken"] = 1
         v["paintings"][1]["occupants"] = ["white-upright", "blue-upright", "pink-lying down",
@@ -460,7 +460,7 @@ def test_game_ends_after_the_round_of_the_third_painting(impl):
 
 def test_end_scoring(impl):
     def fn(v):
-        v["turn"] = 3
+        v["turn"] = 4
         v["turn_player"] = 1
         frame_cards(v, 3)
         for c in (0, 1, 2):
@@ -482,7 +482,7 @@ def test_end_scoring(impl):
 @pytest.mark.parametrize("purple_active,expected", [(True, 4), (False, 2)])
 def test_purple_end_scoring(impl, purple_active, expected):
     def fn(v):
-        v["turn"] = 3
+        v["turn"] = 4
         v["turn_player"] = 1
         frame_cards(v, 3)
         for c in (0, 1, 2):
@@ -594,7 +594,7 @@ def test_tie_breaks(impl):
     s = scene(impl, "vangogh(players=3)")
     v = s.to_json()
     v["phase"] = "end"          # after the round in which the 4th painting was finished
-    v["turn"] = 3
+    v["turn"] = 4
     for c in (0, 1, 2):
         v["characters"][c]["taken"] = 1
     frame_cards(v, 4)
@@ -647,7 +647,7 @@ def test_solo_round(impl):
 def test_solo_ends_after_five_rounds(impl):
     def fn(v):
         v["round"] = 5
-        v["turn"] = 2
+        v["turn"] = 3
         v["characters"][0]["taken"] = 1
         v["characters"][1]["taken"] = 1
         v["finished"] = 0

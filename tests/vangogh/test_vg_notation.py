@@ -292,12 +292,28 @@ def test_the_loader_names_every_broken_invariant_at_once(impl):
 ])
 def test_hostile_text_is_refused_with_a_bounded_message(text):
     """Network input: a refusal's length does not grow with the text (echoes
-    are bounded, at most MAX_SHOWN problems are listed, the statements are
+    are bounded, at most MAX_PROBLEMS problems are listed, the statements are
     capped) and names the limit that refused where one did."""
     game = engine.load_game("vangogh", "reference")
+    from easel.engine.tablenotation import MAX_PROBLEMS
     msg = refusal(game, text)
-    assert len(msg) < 10000, len(msg)
+    assert len(msg) < 400 * MAX_PROBLEMS, len(msg)      # as every game's (tablenotation)
     if text.count("round 1") > 400:
         assert "MAX_STATEMENTS" in msg
-    if text.count("nonsense") > 25:
-        assert "more (limit MAX_SHOWN)" in msg
+    if text.count("nonsense") > 40:
+        assert "more (the first 40 are listed)" in msg
+
+
+def test_a_refusal_lists_as_many_problems_as_every_other_games():
+    """One limit for every game's notation (tablenotation.MAX_PROBLEMS): 30
+    wrong lines are all named, and past the limit the message says how many
+    are listed, in the words the other games use."""
+    from easel.engine.tablenotation import MAX_ECHO, MAX_PROBLEMS
+    from easel.engine.vangogh import notation_words
+    assert notation_words.MAX_ECHO == MAX_ECHO
+    game = engine.load_game("vangogh", "reference")
+    msg = refusal(game, "\n".join(f"nonsense{k} 1" for k in range(30)))
+    assert "(30) " in msg and " more" not in msg
+    msg = refusal(game, "\n".join(f"nonsense{k} 1" for k in range(MAX_PROBLEMS + 5)))
+    assert f"({MAX_PROBLEMS}) " in msg and f"({MAX_PROBLEMS + 1}) " not in msg
+    assert f"more (the first {MAX_PROBLEMS} are listed)" in msg
