@@ -12,10 +12,10 @@ import pytest
 
 from web_helpers import assert_clean, serve
 
-# Connect Four, o to move after x made an open three (x4 o4 x3 o3 x5): every
+# Connect Four, o to move after x made an open three (columns 5, 5, 4, 4, 6): every
 # move loses, so the leading moves are never told apart and the search runs
 # to its cap: long enough to be stopped.
-LOST = ["x4", "o4", "x3", "o3", "x5"]
+LOST = ["x in column 5", "o in column 5", "x in column 4", "o in column 4", "x in column 6"]
 # Pig, two players, the first has banked 7 and the second is rolling.
 PIG = ["roll", "Roll 4", "roll", "Roll 3", "stop", "roll", "Roll 5"]
 
@@ -101,7 +101,7 @@ def test_a_failed_hint_says_why(browser):
     context = browser.new_context()
     page = context.new_page()
     with serve() as s:
-        set_up(page, s.url, "connect_four", ["x4"])
+        set_up(page, s.url, "connect_four", ["x in column 5"])
     page.click("button.ask")
     error = page.locator(".hint .error")
     error.wait_for()

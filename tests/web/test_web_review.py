@@ -16,7 +16,7 @@ import time
 from web_helpers import assert_clean
 from test_web_play import rpc, web_url  # noqa: F401 (a fixture)
 
-# Player 1 leaves the open column: move 6 loses at once where o3 blocks, a
+# Player 1 leaves the open column: move 6 loses at once where o in column 4 blocks, a
 # blunder at any budget.
 BLUNDER = """[Format "EGN 1"]
 [Game "connect_four"]
@@ -27,13 +27,13 @@ BLUNDER = """[Format "EGN 1"]
 [Returns "1.0 -1.0"]
 [scores "null"]
 
-1. P0: x3 {the centre column}
-2. P1: o0
-3. P0: x3
-4. P1: o0
-5. P0: x3
-6. P1: o6 {o3 blocks}
-7. P0: x3
+1. P0: x in column 4 {the centre column}
+2. P1: o in column 1
+3. P0: x in column 4
+4. P1: o in column 1
+5. P0: x in column 4
+6. P1: o in column 7 {o in column 4 blocks}
+7. P0: x in column 4
 1-0
 """
 
@@ -58,19 +58,19 @@ def test_a_record_is_stepped_through_reviewed_and_its_blunder_shows_the_better_t
     open_record(page, web_url, BLUNDER)
     assert where(page) == "connect_four: step 0 of 7 (the start)"
     page.click("text=next ▶")
-    assert where(page).startswith("connect_four: step 1 of 7, after move 1: x3")
+    assert where(page).startswith("connect_four: step 1 of 7, after move 1: x in column 4")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert where(page).startswith("connect_four: step 3 of 7")
     page.keyboard.press("ArrowLeft")
     assert where(page).startswith("connect_four: step 2 of 7")
     page.keyboard.press("End")
-    assert where(page).startswith("connect_four: step 7 of 7, after move 7: x3")
+    assert where(page).startswith("connect_four: step 7 of 7, after move 7: x in column 4")
     page.click("text=|◀ first")
     assert where(page) == "connect_four: step 0 of 7 (the start)"
     # a step of the move list is a button to its position
-    page.click(".move-list button:text-is('o6')")
-    assert where(page).startswith("connect_four: step 6 of 7, after move 6: o6")
+    page.click(".move-list button:text-is('o in column 7')")
+    assert where(page).startswith("connect_four: step 6 of 7, after move 6: o in column 7")
 
     page.fill(".review-run input[type=number]", "300")
     page.click("text=Review this game")
@@ -89,15 +89,15 @@ def test_a_record_is_stepped_through_reviewed_and_its_blunder_shows_the_better_t
     flagged = page.locator(".flagged section").nth(1)
     assert "Player 2: 1 flagged" in flagged.inner_text()
     assert "move 6: ?? blunder" in flagged.inner_text()
-    assert "best o3" in flagged.inner_text()
+    assert "best o in column 4" in flagged.inner_text()
     assert "Player 1: none flagged" in page.inner_text(".flagged section >> nth=0")
     flagged.locator("button").click()
     # the position before the blunder, with the better turn on the table
-    assert where(page).startswith("connect_four: step 5 of 7, after move 5: x3")
+    assert where(page).startswith("connect_four: step 5 of 7, after move 5: x in column 4")
     panel = page.inner_text(".decision")
     assert "Move 6, player 2" in panel and "?? blunder" in panel
-    assert re.search(r"Best\s+o3 — [\d.]+ % to win \(drawn on the table\)", panel), panel
-    assert page.locator(".position-table ol.turn li").all_inner_texts() == ["o3"]
+    assert re.search(r"Best\s+o in column 4 — [\d.]+ % to win \(drawn on the table\)", panel), panel
+    assert page.locator(".position-table ol.turn li").all_inner_texts() == ["o in column 4"]
     shot(page, "web-connect_four-review-desktop.png")
 
     # a point of the graph goes to its turn (click, or Enter on it)
@@ -111,17 +111,17 @@ def test_a_record_is_stepped_through_reviewed_and_its_blunder_shows_the_better_t
 
 
 def test_a_bad_record_says_what_is_wrong(page, web_url, served):
-    open_record(page, web_url, BLUNDER.replace("5. P0: x3", "5. P0: x9"))
+    open_record(page, web_url, BLUNDER.replace("5. P0: x in column 4", "5. P0: x in column 10"))
     error = page.inner_text(".review-view .error")
     # the line and move, then the server's INVALID_ARGUMENT message
-    assert "line 14: move 5: actions[4].text: connect_four: 'x9' is not a legal move here" in error, error
-    assert "legal moves: x0; x1" in error
+    assert "line 14: move 5: actions[4].text: connect_four: 'x in column 10' is not a legal move here" in error, error
+    assert "legal moves: x in column 1; x in column 2" in error
     assert page.locator(".review-board").count() == 0
 
-    open_record(page, web_url, "1. P0: x3\n")
+    open_record(page, web_url, "1. P0: x in column 4\n")
     assert "a record starts with an EGN header" in page.inner_text(".review-view .error")
-    open_record(page, web_url, BLUNDER.replace("6. P1: o6", "6. P0: o6"))
-    assert "line 15: move 6: the line is P0's but 'o6' is player 1's decision" in \
+    open_record(page, web_url, BLUNDER.replace("6. P1: o in column 7", "6. P0: o in column 7"))
+    assert "line 15: move 6: the line is P0's but 'o in column 7' is player 1's decision" in \
         page.inner_text(".review-view .error")
     open_record(page, web_url, BLUNDER.replace('[Game "connect_four"]', '[Game "connect_five"]'))
     assert "connect_five" in page.inner_text(".review-view .error")
@@ -134,7 +134,7 @@ def test_records_in_either_form_are_read_with_quotes_ids_and_comments(page, web_
     games = page.evaluate("""async () => {
         const { parseRecords } = await import('./views/records.js');
         return parseRecords('[Format "EGN 1"]\\n[Game "pig"]\\n\\n1. P0: roll {a comment; with a semicolon}; '
-            + '*"Roll 4" @3; stop\\n{a comment line}\\n*\\n\\n[Format "EGN 1"]\\n[Game "connect_four"]\\n\\n1. P0: x3\\n*\\n');
+            + '*"Roll 4" @3; stop\\n{a comment line}\\n*\\n\\n[Format "EGN 1"]\\n[Game "connect_four"]\\n\\n1. P0: x in column 4\\n*\\n');
     }""")
     assert [g["game"] for g in games] == ["pig", "connect_four"]
     assert [(s["text"], s["kind"], s.get("id")) for s in games[0]["steps"]] == [

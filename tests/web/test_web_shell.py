@@ -125,7 +125,7 @@ def test_the_page_asks_for_a_token_and_then_works(browser, tmp_path):
         page.wait_for_selector("#notation-text")
         page.wait_for_selector(".next-steps button")
         assert page.locator("#token-form").count() == 0
-        page.fill("#notation-text", "x4\no4\n")              # and a hint streams with it
+        page.fill("#notation-text", "x in column 5\no in column 5\n")   # and a hint streams with it
         page.wait_for_selector(".setup[data-synced='true'] button.ask:not([disabled])")
         assert page.inner_text(".hint-status") == "Ask for the best turns of player 1."
         page.click("button.ask")
