@@ -1074,7 +1074,7 @@ function derived(state) {
     { label: "unseen paintings (deck)", value: `${(state.deck || []).length}` +
       ((state.deck || []).length ? ": " + state.deck.map((c) => names[c] || `#${c}`).join(", ") : "") },
     { label: "paintings finished", value: String(state.finished) },
-    { label: "turn of the round", value: `${(state.turn ?? 0) + 1} of ${tpr}` },
+    { label: "turn of the round", value: `${state.turn ?? 1} of ${tpr}` },
     { label: "round's starter", value: `player ${state.round_starter + 1}` },
   ];
   return out;
