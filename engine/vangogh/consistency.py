@@ -21,7 +21,7 @@ from easel.engine.viewfields import Problems
 from .fields import FIELDS
 from .rules import (ACTIVE_CAP, ANNA, BLUE_C, BOX_WHITES, CHARS, COLOURS, EUGENE, GACHET,
                     GINOUX, GREEN_C, INACTIVE, N_CHARS, N_PAINTINGS, PHASES, PINK_C, POSTMAN,
-                    PURPLE_C, TABLE_SIZE, VAN_GOGH, WHITE, YELLOW_C)
+                    PURPLE_C, TABLE_SIZE, VAN_GOGH, WHITE, YELLOW_C, piece_name)
 
 P = {name: i for i, name in enumerate(PHASES)}
 PENDING_ROWS = tuple(row for row in FIELDS.state if row.view.startswith("pending."))
@@ -153,7 +153,8 @@ def _check_fields(s) -> None:
             _bad("round_starter", f"round 1 is started by the first starter, player "
                                   f"{s.first_starter} (R7)")
         if took_anna and s.token_holder < 0:
-            _bad("token_holder", "Anna was chosen this round, so someone holds the token")
+            _bad("token_holder", "Anna was chosen this round, so someone holds the token: name "
+                                 "its holder")
         if s.round > 1 and not took_anna:
             starter = s.token_holder if s.token_holder >= 0 else s.first_starter
             if s.round_starter != starter:
@@ -272,10 +273,13 @@ def _check_places(s):
                 seen_full = True
                 if x // 4 != own:
                     _bad(f"palettes[{p}].inactive[{i}]", f"holds the palette's own colour "
-                                                         f"({COLOURS[own]}) only")
+                                                         f"({COLOURS[own]}) only: write "
+                                                         f"{piece_name(own * 4 + x % 4)} "
+                                                         f"or leave the space empty")
                 if (own not in (YELLOW_C, PINK_C) or r.solo) and x % 4 != i:
                     _bad(f"palettes[{p}].inactive[{i}]", "only the yellow and pink abilities "
-                                                         "turn an inactive Minigogh (R14, R18)")
+                                                         "turn an inactive Minigogh (R14, R18): "
+                                                         f"write {piece_name(x // 4 * 4 + i)}")
     for c in range(N_CHARS):
         w = s.char_wait[c]
         if w[0] < 0 and w[1] >= 0:
@@ -283,7 +287,8 @@ def _check_places(s):
         for x in w:
             if x >= 0 and x // 4 == WHITE:
                 _bad(f"characters[{c}].waiting", "Minigoghs waiting on a character come from "
-                                                 "the bag, which holds no whites")
+                                                 "the bag, which holds no whites: take the "
+                                                 "white out")
         if s.char_taken[c] and w[0] >= 0 and not (ph == P["wait_keep"] and c == s.act_char):
             _bad(f"characters[{c}].waiting", f"{CHARS[c]} was chosen this round; the "
                                              f"Minigoghs on it were taken then")
@@ -300,7 +305,8 @@ def _check_places(s):
             if x >= 0 and x % 4 != card.orient[k] and not greens:
                 _bad(f"paintings[{slot}].occupants[{k}]", "orientation differs from the "
                                                           "space's; only the green ability "
-                                                          "paints so (R5)")
+                                                          "paints so (R5): write "
+                                                          f"{piece_name(x // 4 * 4 + card.orient[k])}")
     left = len(r.deck.cards) - sum(s.deck) - sum(1 for x in s.painting if x >= 0)
     if s.finished != left:
         _bad("finished", f"{s.finished} paintings finished, but {left} cards are neither in the "

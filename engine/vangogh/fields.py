@@ -52,7 +52,7 @@ class Pieces(Value):
         for i, x in enumerate(j):
             counts[_piece(ctx, x, f"{field}[{i}]")] += 1
         if not self.whites and any(counts[c] for c in range(N_CODES) if c // 4 == WHITE):
-            ctx.f.bad(field, "whites never lie on the table")
+            ctx.f.bad(field, "whites never lie on the table: take the white out")
         return counts
 
     def limits(self, r):

@@ -11,9 +11,13 @@ from easel.engine.errors import StateFormatError, UnreachablePositionError
 from .notation_derive import (current_player_of, default_actor, default_inactive,
                               default_phase, default_steps, pending_at_rest,
                               possible_turn_players, starter_of, turn_player_of)
-from .notation_words import ALIASES, CHAR_WORDS, KEYWORDS, POSTMAN_BITS, Stop, echo
+from .notation_words import ALIASES, CHAR_WORDS, KEYWORDS, POSTMAN_BITS, Stop, echo, short_piece
 from .rules import (ANNA, BOX_PER_COLOUR, BOX_WHITES, CHARS, COLOURS, INACTIVE, N_CHARS,
                     N_COLOURS, N_PAINTINGS, ORIENTS, PHASES, WHITE, parse_piece)
+from .rules import COLOUR_NAMES
+
+# A Minigogh as the JSON view names it ("green-upright"), in a loader's refusal.
+PIECE_WORDS = re.compile(r"\b(?:" + "|".join(COLOUR_NAMES) + r")-(?:" + "|".join(ORIENTS) + r")\b")
 
 
 class Statements:
@@ -64,7 +68,8 @@ class Statements:
 
     def one(self, kw, words):
         if len(words) != 1:
-            self.rd.bad(f"{kw} takes one value, {len(words)} written")
+            self.rd.bad(f"{kw} takes one value, {len(words)} written: write one, as "
+                        f"'{kw} {words[0] if words else 'VALUE'}'")
         return words[0]
 
     def _round(self, words, args, rest):
@@ -481,6 +486,9 @@ def check_loads(rd, game, view, got):
             # counts players from 1.
             problem = re.sub(r"\bplayer (\d)\b", lambda m: f"player {int(m.group(1)) + 1}",
                              problem)
+            # ... and names a Minigogh as the JSON does (green-upright); the
+            # notation writes its letters (GU).
+            problem = PIECE_WORDS.sub(lambda m: short_piece(m.group(0)), problem)
             rd.add(f"{problem} (JSON field '{fields[0]}')",
                    None if consistent is None else str(consistent),
                    where=notation_field(fields[0], got.lines))

@@ -317,3 +317,32 @@ def test_a_refusal_lists_as_many_problems_as_every_other_games():
     msg = refusal(game, "\n".join(f"nonsense{k} 1" for k in range(MAX_PROBLEMS + 5)))
     assert f"({MAX_PROBLEMS}) " in msg and f"({MAX_PROBLEMS + 1}) " not in msg
     assert f"more (the first {MAX_PROBLEMS} are listed)" in msg
+
+
+def test_the_loaders_refusals_say_what_to_write_too():
+    """The loader's own refusals (invariants of play), not only the reader's,
+    propose what to write: the space's orientation for a Minigogh painted
+    on it otherwise, the white taken off the table, one value for a
+    one-value keyword; Minigoghs named by their letters, as the notation
+    writes them."""
+    game, states = positions("vangogh(players=3)", games=1, seed=3)
+    checked = set()
+    for s in states:
+        text = s.to_notation()
+        m = re.search(r"^painting \d .*?: .*?\b([YBPGV])([LSUD])\b", text, re.M)
+        if m and "orientation" not in checked:
+            flipped = "LSUD"[("LSUD".index(m.group(2)) + 1) % 4]
+            bad = text[:m.start(2)] + flipped + text[m.end(2):]
+            msg = refusal(game, bad)
+            assert f"paints so (R5): write {m.group(1)}{m.group(2)}" in msg, msg
+            checked.add("orientation")
+        m = re.search(r"^table (\w\w)", text, re.M)
+        if m and "white" not in checked:
+            msg = refusal(game, text.replace(m.group(0), "table WU", 1))
+            assert "whites never lie on the table: take the white out" in msg, msg
+            checked.add("white")
+        if "round" not in checked:
+            msg = refusal(game, re.sub(r"^round (\d+)", r"round \1 \1", text, count=1, flags=re.M))
+            assert re.search(r"round takes one value, 2 written: write one, as 'round \d+'", msg), msg
+            checked.add("round")
+    assert checked == {"orientation", "white", "round"}
