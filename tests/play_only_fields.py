@@ -261,7 +261,7 @@ SA_REST = {  # pending field: (value outside its phases, the phases where it may
     "paints_left": (1, {"paint"}),
     "pay_left": (1, {"pay"}),
     "pay_for": ("buy", {"pay"}),
-    "pay_arg": (0, {"pay"}),
+    "pay_arg": (1, {"pay"}),
     "take_left": (1, {"take", "pay"}),
     "turn_taken": (1, {"collect"}),
     "turn_wild": (1, {"collect"}),

@@ -25,7 +25,8 @@ back from them.
 from __future__ import annotations
 
 from easel.engine.fieldtable import (CACHE, DERIVED, PENDING, PUBLIC, Axis, Bound, CForm,
-                                     Field, FieldTable, Flag, Int, Name, NameCounts, Shown, Value)
+                                     Field, FieldTable, Flag, Int, Name, NameCounts, Ordinal, Shown,
+                                     Value)
 
 from .rules import (BOX, CUBE_NAMES, FULL, MARKET, MAX_CARDS, MAX_PLAYERS, MAX_SQUARES, N_CUBES,
                     PAY_FOR, PHASES, REMOVED, SOLD0, STUDIO0, UNSEEN, WILD, max_days)
@@ -423,8 +424,9 @@ ROWS = (
     Field("pay_left", "pending.pay_left", PENDING, "cubes still to pay", value=Int(0, 9)),
     Field("pay_for", "pending.pay_for", PENDING, "what the payment is for",
           value=Name(PAY_FOR, "payment", none=True), empty=-1),
-    Field("pay_arg", "pending.pay_arg", PENDING, "buy: the slot; trade: the trade",
-          value=Int(-1, 2), empty=-1),
+    Field("pay_arg", "pending.pay_arg", PENDING, "buy: the market slot; trade: the trade "
+          "(both counted from 1, as the notation's slot=)",
+          value=Ordinal(0, 2, none=True), empty=-1),
     Field("held", "pending.held", PENDING, "cubes paid into a trade, joining the pile after "
           "the take", dims=("cubes",), value=_CUBES),
     Field("take_left", "pending.take_left", PENDING, "cubes still to take in a trade",

@@ -164,14 +164,15 @@ def pending_default(r, v, key, first):
     if key == "pay_arg":
         if pend["pay_for"] == "trade":
             paid = sum(pend["held"].values()) + pend["pay_left"]
-            return next((t for t, (pay, _) in enumerate(r.trades) if pay == paid), 0)
-        return -1
+            return next((t for t, (pay, _) in enumerate(r.trades, start=1) if pay == paid), 1)
+        return None
     if key == "pay_left":
-        return 0 if ph != "pay" else (pend["pay_arg"] + 1 if pend["pay_for"] == "buy" else
+        return 0 if ph != "pay" else (pend["pay_arg"] if pend["pay_for"] == "buy" else
                                       2 if pend["pay_for"] == "reset" else 1)
     if key == "take_left":
-        if ph == "pay" and pend["pay_for"] == "trade" and 0 <= pend["pay_arg"] < len(r.trades):
-            return r.trades[pend["pay_arg"]][1]
+        trade = pend["pay_arg"]                   # counted from 1, as the view counts it
+        if ph == "pay" and pend["pay_for"] == "trade" and trade and 1 <= trade <= len(r.trades):
+            return r.trades[trade - 1][1]
         return 1 if ph == "take" else 0
     if key == "paints_left":
         return 4 if ph == "paint" else 0
@@ -241,7 +242,7 @@ def _pending_words(r, v, names, first):
         value = pend[key]
         if key == "pay_arg" and pend["pay_for"] == "buy":
             if value != pending_default(r, v, key, first):
-                out.append(f"slot={value + 1}")
+                out.append(f"slot={value}")
             continue
         if value == pending_default(r, v, key, first):
             continue
@@ -611,7 +612,7 @@ def _read_pending(rd, ln, pend):
             x = rd.int(ln, text, what, 1, MARKET)
             if x is None:
                 continue
-            key, val = "pay_arg", x - 1
+            key, val = "pay_arg", x
         elif key == "held":
             val = rd.cubes(ln, [] if none else re.split(r"[:,\s]+", text), what)
         elif key == "selling":
