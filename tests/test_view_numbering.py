@@ -104,3 +104,21 @@ def test_starving_artists_refuses_a_deck_index_and_proposes_the_printed_id(impl)
     v["market"][0]["canvas"] = 24                           # a deck index, as views had
     with pytest.raises(StateFormatError, match=r"market\[0\]\.canvas.*printed id"):
         g.state_from_json(v)
+
+
+@pytest.mark.parametrize("impl", _impls("starving_artists"))
+def test_starving_artists_counts_the_slot_being_paid_for_from_1(impl):
+    """pending.pay_arg names the market slot a purchase is paying for as the
+    notation's `slot=` does (1..3), and is null when nothing is being paid
+    for a slot or a trade."""
+    seen = 0
+    for s, v in _views("starving_artists", impl, games=3, seed=4):
+        pend = v["pending"]
+        if v["phase"] == "pay" and pend["pay_for"] == "buy":
+            assert pend["pay_arg"] in (1, 2, 3), pend
+            # a purchase of slot k costs k cubes (the nearest slot 1)
+            assert pend["pay_left"] <= pend["pay_arg"], pend
+            seen += 1
+        elif pend["pay_for"] in (None, "reset"):
+            assert pend["pay_arg"] is None, pend
+    assert seen
