@@ -13,7 +13,7 @@ field at fault, positions play cannot reach (RULINGS.md, "Invariants of play").
 """
 from __future__ import annotations
 
-from easel.engine.viewfields import Problems, ViewFields, is_int
+from easel.engine.viewfields import Problems, ViewFields
 
 from .consistency import check_position, cube_holders
 from .fields import FIELDS, canvas_index
@@ -50,10 +50,12 @@ def state_from_view(cls, game, view):
 
     cards = r.deck.cards
 
-    def place(i, where, field):
-        """Canvas i (its deck index; a printed id as the view names it is
-        looked up) is at `where`."""
-        if not is_int(i):
+    def place(i, where, field, named=True):
+        """The canvas the view names by its printed id (`named`), or canvas
+        i by its deck index (read from the struct), is at `where`. A number
+        where the view names a canvas is refused (an old deck index), never
+        taken as an index."""
+        if named:
             i = canvas_index(r, _F, i, field)
         if i in placed:
             _bad(field, f"canvas {cards[i].id!r} is also in {placed[i]}")
@@ -63,12 +65,12 @@ def state_from_view(cls, game, view):
 
     for slot, i in enumerate(s.market):
         if i >= 0:
-            place(i, IN_MARKET, f"market[{slot}].canvas")
+            place(i, IN_MARKET, f"market[{slot}].canvas", named=False)
     fd = view["face_down"]
     for k, i in enumerate(_list(fd["unseen"], "face_down.unseen")):
         place(i, UNSEEN, f"face_down.unseen[{k}]")
     for k, i in enumerate(s.queue):
-        place(i, QUEUE, f"face_down.known_under[{k}]")
+        place(i, QUEUE, f"face_down.known_under[{k}]", named=False)
     for k, i in enumerate(_list(view["removed"], "removed")):
         place(i, REMOVED, f"removed[{k}]")
     for p, sv in enumerate(view["studios"]):
