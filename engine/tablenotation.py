@@ -142,8 +142,8 @@ def _is_game_name(word: str) -> bool:
 
 def same_game(game, body: str) -> bool:
     """Whether the game string `body` names `game`, options included. Raises
-    GameSpecError or StateFormatError (KeyError for an unknown option) when
-    `body` is no game string."""
+    GameSpecError (an unknown game or option: split_game_string checks both)
+    or StateFormatError when `body` is no game string."""
     from easel.engine.registry import split_game_string
     entry, pairs = split_game_string(body)
     params = dict(game.params)

@@ -214,7 +214,7 @@ def _check_header(rd, body):
     game = rd.game
     try:
         same = same_game(game, body)
-    except (GameSpecError, StateFormatError, KeyError) as e:
+    except (GameSpecError, StateFormatError) as e:
         rd.add(f"{echo(body)} is not a game string ({echo(e)})", game.spec)
         return
     if not same:
