@@ -409,7 +409,14 @@ def _analyze_process(*argv):
     return subprocess.Popen(
         [sys.executable, "-c", "import sys; from easel.server.cli import main; sys.exit(main())",
          "analyze", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        cwd=home, env={**os.environ, "PYTHONPATH": home})
+        cwd=home, env={**os.environ, "PYTHONPATH": home}, preexec_fn=_default_sigint)
+
+
+def _default_sigint():
+    # A shell that starts a job in the background (`nohup ... &`) hands it
+    # SIGINT ignored, and a child inherits that: Ctrl-C is what this test
+    # sends, so the child gets Python's own handler back.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.mark.timeout(120)
