@@ -51,6 +51,39 @@ def test_vangogh_counts_turns_and_slots_from_1(spec, impl):
     assert seen_card, "no painting was finished: the test saw no 'card' phase"
 
 
+@pytest.mark.parametrize("impl", _impls("vangogh"))
+def test_vangogh_names_the_next_character_the_end_of_round_checks(impl):
+    # pending.eor_char names a character as the notation's `eor` line does,
+    # never by its index: null before the first, "end" when all are checked
+    from easel.engine.vangogh.rules import CHARS
+    g = engine.load_game("vangogh", implementation=impl)
+    seen = set()
+    for s, v in _views("vangogh", impl, games=3):
+        nxt = v["pending"]["eor_char"]
+        assert nxt is None or nxt in CHARS + ("end",), nxt
+        if v["phase"] != "eor":
+            assert nxt is None
+        elif nxt is not None:
+            seen.add(nxt)
+            assert g.state_from_json(v).to_json() == v
+            text = g.notation_of(s)
+            assert "eor " + nxt.replace(" ", "").replace(".", "") in text.split("\n")
+            assert g.state_from_notation(text).to_json()["pending"]["eor_char"] == nxt
+    assert seen, "no end of round stopped on a waiting Minigogh: the test saw no eor_char"
+
+
+def test_vangogh_refuses_a_character_given_by_its_old_index():
+    g = engine.load_game("vangogh")
+    s, rng = g.new_initial_state(), random.Random(0)
+    while s.is_chance_node():
+        outcomes, probs = zip(*s.chance_outcomes())
+        s.apply_action(rng.choices(outcomes, probs)[0])
+    v = s.to_json()
+    v["pending"]["eor_char"] = 3
+    with pytest.raises(engine.StateFormatError, match=r"pending\.eor_char.*character"):
+        g.state_from_json(v)
+
+
 @pytest.mark.parametrize("impl", _impls("couleurs_de_paris"))
 @pytest.mark.parametrize("spec", ["couleurs_de_paris", "couleurs_de_paris(players=4)"])
 def test_couleurs_de_paris_counts_positions_from_1_and_names_paintings_by_id(spec, impl):

@@ -13,6 +13,7 @@ reachable: the table is only refilled after Eugene, RULINGS.md R11).
 from __future__ import annotations
 
 import copy
+import json
 from contextvars import ContextVar
 
 from easel.engine.errors import StateFormatError
@@ -319,7 +320,8 @@ def _pending_clear(s, keep=()):
     for row in PENDING_ROWS:
         if row.ref in keep or FIELDS.at_rest(row, getattr(s, row.ref)):
             continue
-        rest = "empty" if row.dims else row.empty
+        # the view's form of the empty value (null where the view names one)
+        rest = "empty" if row.dims else json.dumps(row.value.write(row.empty, None))
         _bad(row.view, f"must be {rest} in phase {PHASES[s.phase]}")
 
 
@@ -374,7 +376,7 @@ def _check_pending(s):
     if ph in (P["eor"], P["end"]):
         _pending_clear(s, keep=("eor_char",))
         if ph == P["end"] and s.eor_char:
-            _bad("pending.eor_char", "must be 0 at the end")
+            _bad("pending.eor_char", "must be null at the end")
         return
     if s.eor_char:
         _bad("pending.eor_char", "only the end of the round ('eor') checks characters")

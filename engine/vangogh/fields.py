@@ -164,6 +164,29 @@ def _palette_colour_check(given, ctx):
         return f"player {ctx.i} plays {mine}"
 
 
+class NextCharacter(Value):
+    """The end of round's progress (`eor_char`: the characters already
+    checked, in the order of CHARS) shown as the notation's `eor` line shows
+    it: the name of the next character to check, "end" when all are, null
+    before the first (a count, never a character's index)."""
+
+    END = "end"
+
+    def write(self, v, ctx):
+        return None if v == 0 else (CHARS[v] if v < N_CHARS else self.END)
+
+    def read(self, j, field, ctx):
+        if j is None:
+            return 0
+        return ctx.f.choice(j, field, CHARS + (self.END,), "character")
+
+    def limits(self, r):
+        return 0, N_CHARS
+
+    def text(self):
+        return 'character name, "end" or null'
+
+
 # ------------------------------------------------------------------ the table
 AXES = (
     Axis("players", MAX_PLAYERS, lambda r: r.n, "one per player (seat order)", ref_doc="n"),
@@ -286,7 +309,8 @@ ROWS = (
     Field("card_resume", "pending.card_resume", PENDING, "phase to return to after CARD",
           value=_PHASE_OR_NONE, empty=-1),
     Field("eor_char", "pending.eor_char", PENDING, "end of round: the next character to "
-          "check for a waiting Minigogh (6: done)", value=Int(0, N_CHARS)),
+          "check for a waiting Minigogh (null: none checked yet, \"end\": all checked)",
+          value=NextCharacter()),
     Field("setup_k", "pending.setup_k", PENDING, "setup draws done in the current setup "
           "phase", value=Int(0, 10)),
     Field("n_active", None, CACHE, "Minigoghs in each active area", dims=("players",),

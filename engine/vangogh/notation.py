@@ -154,9 +154,9 @@ def _write_pending(r, view, derived):
         out.append(f"resume {pend['resume']}")
     if pend["card_slot"] is not None:
         out.append(f"card-slot {pend['card_slot']} then {pend['card_resume']}")
-    if pend["eor_char"]:
-        out.append("eor " + (CHAR_WORDS[pend["eor_char"]] if pend["eor_char"] < N_CHARS
-                             else "end"))
+    if pend["eor_char"] is not None:
+        nxt = pend["eor_char"]
+        out.append("eor " + (CHAR_WORDS[CHARS.index(nxt)] if nxt in CHARS else nxt))
     if pend["setup_k"]:
         out.append(f"setup {pend['setup_k']}")
     return out

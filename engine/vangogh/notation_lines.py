@@ -257,7 +257,7 @@ class Statements:
 
     def _eor(self, words, args, rest):
         tok = self.one("eor", words)
-        self.pend["eor_char"] = N_CHARS if tok.lower() == "end" else self.rd.char(tok, "eor")
+        self.pend["eor_char"] = "end" if tok.lower() == "end" else CHARS[self.rd.char(tok, "eor")]
 
     def _setup(self, words, args, rest):
         self.pend["setup_k"] = self.rd.int(self.one("setup", words), "setup", 0, 2 * self.r.n)
