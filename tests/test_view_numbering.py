@@ -111,9 +111,12 @@ def test_starving_artists_names_canvases_by_printed_id(spec, impl):
     g = engine.load_game(spec, implementation=impl)
     ids = {c.id for c in rules_of(g).deck.cards}
     for s, v in _views(spec, impl, games=1):
+        pend = v["pending"]
         named = ([m["canvas"] for m in v["market"] if m] + v["face_down"]["unseen"]
-                 + v["face_down"]["known_under"] + v["removed"] + v["pending"]["selling"]
-                 + [x for x in [v["pending"]["adv_card"]] if x is not None])
+                 + v["face_down"]["known_under"] + v["removed"] + pend["selling"]
+                 + pend["order"] + [x for x in [pend["adv_card"]] if x is not None])
+        # the collection order names the canvases sold, each once
+        assert not pend["order"] or sorted(pend["order"]) == sorted(pend["selling"]), pend
         for st in v["studios"]:
             named += [cv["canvas"] for cv in st["canvases"]] + st["paintings"]
         assert named and all(x in ids for x in named), named

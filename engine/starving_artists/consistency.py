@@ -616,7 +616,7 @@ def _collect(s, out):
     if s.order != want:
         out.add(["pending.order", "pending.selling"], "paintings collect by paint value, "
                 "ties in turn order from the first player, then announcement order (§21, "
-                "§22, I10)", want)
+                "§22, I10)", [s.r.deck.cards[s.selling[k]].id for k in want])
         return
     if not 0 <= s.coll_i < m:
         out.add("pending.coll_i", f"a position in the collection order, 0 to {m - 1} (I10)")

@@ -68,7 +68,7 @@ def canvas_view(r, cubes, i, with_cubes=True):
 
 
 _CANVAS_LISTS = (("face_down", "unseen"), ("face_down", "known_under"), ("removed",),
-                 ("pending", "selling"))
+                 ("pending", "selling"), ("pending", "order"))
 
 
 def _recanvas(v, r, one):
@@ -189,25 +189,28 @@ class CanvasRef(Value):
 
 
 class SellingOrder(Value):
-    """The collection order: empty, or a permutation of the indices of the
-    selling entries (pending.selling, read before)."""
+    """The collection order: empty, or the selling entries (pending.selling,
+    read before) each once, in the order their paintings collect; stored as
+    indices into selling, shown by the canvases' printed ids as selling is."""
     axes = 1
 
     def write(self, v, ctx):
-        return list(v)
+        cards = ctx.r.deck.cards
+        return [cards[ctx.s.selling[k]].id for k in v]
 
     def read(self, j, field, ctx):
-        n = len(ctx.s.selling)
-        order = list(ctx.f.list(j, field, most=n))
-        if order and sorted(order, key=repr) != sorted(range(n), key=repr):
-            ctx.f.bad(field, "must be empty or a permutation of the selling entries")
-        return order
+        selling = list(ctx.s.selling)
+        given = ctx.f.list(j, field, most=len(selling))
+        order = [canvas_index(ctx.r, ctx.f, x, f"{field}[{k}]") for k, x in enumerate(given)]
+        if order and sorted(order) != sorted(selling):
+            ctx.f.bad(field, "must be empty or the canvases of pending.selling, each once")
+        return [selling.index(i) for i in order]
 
     def limits(self, r):
         return 0, r.n_cards - 1
 
     def text(self):
-        return "list of selling entry indices: empty or each once"
+        return "list of canvases' printed ids: empty or those of selling, each once"
 
 
 class Cubes(CForm):
@@ -434,8 +437,8 @@ ROWS = (
     Field("selling", "pending.selling", PENDING, "canvases announced for sale, in "
           "announcement order (each in a studio, once)", dims=("cards",), value=Canvases("canvases' printed ids"),
           count="n_selling"),
-    Field("order", "pending.order", PENDING, "collection order (indices into selling): empty "
-          "or a permutation of them", dims=("cards",), value=SellingOrder(), count="n_order"),
+    Field("order", "pending.order", PENDING, "collection order: empty, or the canvases of "
+          "selling, by printed id, in the order their paintings collect", dims=("cards",), value=SellingOrder(), count="n_order"),
     Field("got", "pending.got", PENDING, "cubes collected per selling entry, once collection "
           "starts", dims=("cards",), value=Collected(), count="n_order"),
     Field("coll_i", "pending.coll_i", PENDING, "position in order of the collection turn",

@@ -214,8 +214,8 @@ def pending_default(r, v, key, first):
         if ph != "collect":
             return []
         sel = pend["selling"]
-        return sorted(range(len(sel)), key=lambda k: (
-            -r.deck.cards[sel[k]].paint, (_owner(v, sel[k]) - first) % r.n, k))
+        return [sel[k] for k in sorted(range(len(sel)), key=lambda k: (
+            -r.deck.cards[sel[k]].paint, (_owner(v, sel[k]) - first) % r.n, k))]
     if key == "got":
         return [0] * len(pend["selling"]) if ph == "collect" else []
     if key == "fed":
@@ -246,13 +246,13 @@ def _pending_words(r, v, names, first):
             continue
         if value == pending_default(r, v, key, first):
             continue
-        if key in ("selling",):
+        if key in ("selling", "order"):
             text = names.names(value)
         elif key == "adv_card":
             text = names.name(value) if value >= 0 else "none"
         elif key == "held":
             text = ",".join(f"{c}:{k}" for c, k in value.items() if k) or "none"
-        elif key in ("order", "got"):
+        elif key == "got":
             text = ",".join(map(str, value)) or "none"
         elif key == "draw_to":
             text = "pile" if value < 0 else str(value + 1)
@@ -615,7 +615,7 @@ def _read_pending(rd, ln, pend):
             key, val = "pay_arg", x
         elif key == "held":
             val = rd.cubes(ln, [] if none else re.split(r"[:,\s]+", text), what)
-        elif key == "selling":
+        elif key in ("selling", "order"):
             val = [] if none else [rd.card(ln, t.strip(), what, place=False)
                                    for t in text.split(";")]
             if None in val:
@@ -624,7 +624,7 @@ def _read_pending(rd, ln, pend):
             val = -1 if none else rd.card(ln, text, what)
             if val is None:
                 continue
-        elif key in ("order", "got"):
+        elif key == "got":
             xs = [] if none else [int_word(x, 0, 150) for x in text.split(",")]
             if None in xs:
                 rd.bad(ln, what, f"{echo(text)}: a comma-separated list of counts")
