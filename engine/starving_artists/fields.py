@@ -404,13 +404,13 @@ ROWS = (
           "(§13)", dims=("players",), value=Flag()),
     Field("actor", "pending.actor", PENDING, "the player deciding now (or drawing), -1 none",
           value=_PLAYER_OR_NONE, empty=-1),
-    Field("turn_k", "pending.turn_k", PENDING, "offset of the turn player or announcer from "
-          "the first player", value=Int(0, N)),
+    Field("turn_k", "pending.turn_k", PENDING, "players whose turn (or announcement) is "
+          "over this round, a count: the turn player sits turn_k seats after the first", value=Int(0, N)),
     Field("main_done", "pending.main_done", PENDING, "the turn's action is taken",
           value=_FLAG),
     Field("actions_left", "pending.actions_left", PENDING, "solo: actions left today",
           value=Int(0, 2)),
-    Field("dawn_k", "pending.dawn_k", PENDING, "dawn step", value=Int(0, N_P1)),
+    Field("dawn_k", "pending.dawn_k", PENDING, "dawn steps done, a count", value=Int(0, N_P1)),
     Field("dusk_k", "pending.dusk_k", PENDING, "solo dusk: 0 advance, 1 after the refill",
           value=_FLAG),
     Field("starved_today", "pending.starved_today", PENDING, "someone starved at this day's "
@@ -441,20 +441,23 @@ ROWS = (
           "selling, by printed id, in the order their paintings collect", dims=("cards",), value=SellingOrder(), count="n_order"),
     Field("got", "pending.got", PENDING, "cubes collected per selling entry, once collection "
           "starts", dims=("cards",), value=Collected(), count="n_order"),
-    Field("coll_i", "pending.coll_i", PENDING, "position in order of the collection turn",
+    Field("coll_i", "pending.coll_i", PENDING, "the collection turn's place in order, "
+          "an offset (0 the first; collection goes round the order)",
           value=IntUpTo(0, lambda c: max(len(c.s.selling) - 1, 0), MAX_CARDS,
                         "max(len(selling)-1, 0)")),
     Field("turn_taken", "pending.turn_taken", PENDING, "cubes taken this collection turn",
           value=Int(0, BOX_CUBES)),
     Field("turn_wild", "pending.turn_wild", PENDING, "a wild was taken this collection turn "
           "(§23)", value=_FLAG),
-    Field("feed_k", "pending.feed_k", PENDING, "feeding: offset of the next seller",
+    Field("feed_k", "pending.feed_k", PENDING, "feeding: sellers fed so far, a count (the "
+          "next is the seller after them)",
           value=Int(0, N)),
     Field("fed", "pending.fed", PENDING, "feeding: the seller at feed_k has eaten",
           value=_FLAG),
     Field("adv_card", "pending.adv_card", PENDING, "solo advance: the canvas leaving the "
           "market, by its printed id", value=CanvasRef(), empty=-1),
-    Field("adv_k", "pending.adv_k", PENDING, "solo advance: next square to match",
+    Field("adv_k", "pending.adv_k", PENDING, "solo advance: squares of adv_card matched "
+          "so far, a count",
           value=Int(0, MAX_SQUARES)),
     Field("loc", None, PUBLIC, "where each canvas is: 0 unseen, 1 known under the pile, "
           "2 market, 3 out of the game, 4+p in p's studio, 8+p sold by p",
