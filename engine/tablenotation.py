@@ -146,10 +146,19 @@ def same_game(game, body: str) -> bool:
     or StateFormatError when `body` is no game string."""
     from easel.engine.registry import split_game_string
     entry, pairs = split_game_string(body)
-    params = dict(game.params)
-    for key, value in pairs:
-        params[key] = entry.options[key].parse(entry.name, key, value)
-    return entry.name == game.name and params == game.params
+    if entry.name != game.name:
+        return False
+    # Compared with the game string the game was named by (game.spec), not
+    # its parameters: a server names a data file by its bare name to the
+    # client but loads it by its own path (server/datafiles.py).
+    _, named = split_game_string(game.spec)
+
+    def options(given):
+        params = {k: o.default for k, o in entry.options.items()}
+        for key, value in given:
+            params[key] = entry.options[key].parse(entry.name, key, value)
+        return params
+    return options(pairs) == options(named)
 
 
 def check_header(game, body: str, no: int, refusals: Refusals) -> None:

@@ -36,6 +36,20 @@ def test_a_notation_that_loads_answers_its_position(stub, game):
     assert answer.position.num_players == positions.load_game(game, "g").num_players()
 
 
+@pytest.mark.parametrize("game", ["couleurs_de_paris(data=placeholder.json)",
+                                  "vangogh(deck=paintings-placeholder.json,players=2)"])
+def test_a_notation_naming_a_data_file_reads_as_the_game_it_names(stub, game):
+    """The game line names the data file as the client does (its bare name);
+    the server loads it by its own path, and the two are the same game."""
+    spec = positions.load_game(game, "g").spec
+    assert "placeholder.json" in spec and "/" not in spec
+    text = initial(game)
+    if text.splitlines()[0] != spec:            # a notation may leave its game line out
+        text = f"{spec}\n{text}"
+    answer = read(stub, game, text)
+    assert not answer.refusals, answer.refusals
+
+
 def test_the_derived_parts_come_with_the_state(stub):
     """The bag a Van Gogh notation leaves out is in the answer's state."""
     answer = read(stub, "vangogh(players=2)", initial("vangogh(players=2)"))
