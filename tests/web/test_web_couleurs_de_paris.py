@@ -19,6 +19,8 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from web_helpers import assert_clean
+from easel.engine.couleurs_de_paris.data import PAINT_COLOURS, load_data
+from easel.engine.couleurs_de_paris.notation import _LETTER
 from easel.engine.registry import load_game
 
 GAME = "couleurs_de_paris"
@@ -141,26 +143,15 @@ def set_up(c: Clicks, sample: str):
             for tool, bonus in re.findall(r"(paint tube|palette|brush) (assistant|points)",
                                           sec.get("bonus", "")):
                 c.choose(f"{tool} bonus", "6 points" if bonus == "points" else bonus)
-        for k, line in enumerate(sec["paintings"]):
+        for line in sec["paintings"]:
             name, fill = (s.strip() for s in line.split(":"))
             c.part(f"player {p} painting add")
-            c.card(name)
-            if not fill.strip("."):
-                continue
-            c.settle()          # the card's colours come with the first position that loads
-            c.part(f"player {p} painting {k + 1}")
+            c.card(name)        # the picker now shows the card's spaces, in its colours
             for j, f in enumerate(fill):
-                if f == ".":
-                    continue
-                choice = f'.cdp-picker select[aria-label="space {j + 1}"]'
-                if c.page.locator(choice).count():     # colours not known yet: a list
-                    c.page.select_option(choice, f)
-                    c.count += 1
-                else:                                   # empty -> its colour (-> white)
+                if f != ".":    # one click: empty -> its colour; a second: -> white
                     c.click(f'.cdp-picker button[data-space="{j + 1}"]')
                     if f == "w":
                         c.click(f'.cdp-picker button[data-space="{j + 1}"]')
-                c.settle()      # a position that loads brings the colours: lists become buttons
 
 
 def shortest(sample: str) -> str:
@@ -230,6 +221,36 @@ def test_the_sample_is_set_up_by_clicks_and_a_hint_is_drawn(players, page, serve
         page.locator(f'[data-part^="{target.rsplit(" ", 1)[0]}"]').count(), target
     shot(page, f"web-{GAME}-hint-desktop.png" if players == 2 else
          f"web-{GAME}-hint-{players}p-desktop.png")
+    assert_clean(page, served)
+
+
+def test_an_easel_shows_its_cards_colours_and_a_new_painting_is_painted_by_clicks(page, served,
+                                                                                 shot):
+    """A person copies the easels from the cards' colours: an easel's card is drawn as its 3x3
+    spaces, each with its colour and letter (the shipped data, couleurs_de_paris_cards.js), and
+    its value; a card just added to a board is painted one click a space, no list."""
+    card = load_data().paintings[20]
+    letters = "".join(_LETTER[PAINT_COLOURS[k]] for k in card.spaces)
+    open_setup(page, served, GAME)
+    page.click('[data-part="easel 1"]')
+    page.click('.cdp-picker .cdp-cards button:text-is("#20")')
+    easel = page.locator('svg.cdp-svg [data-part="easel 1"]')
+    assert easel.locator("text.cdp-letter").all_text_contents() == list(letters)
+    fills = easel.locator("g > rect").evaluate_all("els => els.map(e => e.getAttribute('fill'))")
+    assert len(fills) == 9 and "#f7f3ea" not in fills, fills      # not the unknown card's blank
+    # the same colour the same fill, another colour another fill: the letters are not all
+    assert len(set(zip(letters, fills))) == len(set(letters)) == len(set(fills)), (letters, fills)
+    assert f"{card.value} points" in easel.text_content()
+    assert "once it is held" not in easel.text_content()
+    # player 1 takes #6: its spaces are buttons at once, the first click paints its colour
+    six = "".join(_LETTER[PAINT_COLOURS[k]] for k in load_data().paintings[6].spaces)
+    page.click('[data-part="player 1 painting add"]')
+    page.click('.cdp-picker .cdp-cards button:text-is("#6")')
+    assert page.locator(".cdp-picker select").count() == 0
+    assert page.locator(".cdp-picker button[data-space]").count() == 9
+    page.click('.cdp-picker button[data-space="2"]')
+    assert f"painting #6: .{six[1]}......." in notation(page)
+    shot(page, f"web-{GAME}-easels-desktop.png")
     assert_clean(page, served)
 
 
