@@ -3,7 +3,9 @@ browser on a real `easel serve` (tests/web/conftest.py): a person sets up the sa
 position of the module by clicks on the table and its pickers only, from the game's initial
 position (no typing into the notation box), and the page reads it back as the sample's
 shortest form; a hint draws its ranked whole turn on the table; a refused notation marks the
-part it names with the refusal's text; the phone shows the table without scrolling sideways.
+part it names with the refusal's text; the phone shows the table without scrolling sideways;
+an easel's card is drawn in its colours (couleurs_de_paris_cards.js) and a card just added to a
+board is painted one click a space.
 
 Screenshots: web-couleurs_de_paris-<what>-<desktop|phone>.png in $EASEL_SCREENSHOT_DIR (the
 README's docs/images/web-couleurs_de_paris.png is the desktop hint one, renamed)."""
@@ -81,8 +83,8 @@ class Clicks:
     def choose(self, group, text):
         self.click(f'.cdp-picker [aria-label="{group}"] button:text-is("{text}")')
 
-    def card(self, name):
-        self.click(f'.cdp-picker .cdp-cards button:text-is("{name}")')
+    def card(self, name):       # the samples name every card by its printed id
+        self.click(f'.cdp-picker .cdp-cards button[data-card="{name.lstrip("#")}"]')
 
 
 def set_up(c: Clicks, sample: str):
@@ -233,7 +235,10 @@ def test_an_easel_shows_its_cards_colours_and_a_new_painting_is_painted_by_click
     letters = "".join(_LETTER[PAINT_COLOURS[k]] for k in card.spaces)
     open_setup(page, served, GAME)
     page.click('[data-part="easel 1"]')
-    page.click('.cdp-picker .cdp-cards button:text-is("#20")')
+    # the picker's card buttons show each card's spaces too (letters on pale colours)
+    label = page.get_attribute('.cdp-picker button[data-card="20"]', "aria-label")
+    assert label == f"#20: {letters[:3]} {letters[3:6]} {letters[6:]}, {card.value} points", label
+    page.click('.cdp-picker .cdp-cards button[data-card="20"]')
     easel = page.locator('svg.cdp-svg [data-part="easel 1"]')
     assert easel.locator("text.cdp-letter").all_text_contents() == list(letters)
     fills = easel.locator("g > rect").evaluate_all("els => els.map(e => e.getAttribute('fill'))")
@@ -245,7 +250,7 @@ def test_an_easel_shows_its_cards_colours_and_a_new_painting_is_painted_by_click
     # player 1 takes #6: its spaces are buttons at once, the first click paints its colour
     six = "".join(_LETTER[PAINT_COLOURS[k]] for k in load_data().paintings[6].spaces)
     page.click('[data-part="player 1 painting add"]')
-    page.click('.cdp-picker .cdp-cards button:text-is("#6")')
+    page.click('.cdp-picker .cdp-cards button[data-card="6"]')
     assert page.locator(".cdp-picker select").count() == 0
     assert page.locator(".cdp-picker button[data-space]").count() == 9
     page.click('.cdp-picker button[data-space="2"]')

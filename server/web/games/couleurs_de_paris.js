@@ -600,11 +600,26 @@ function Choice({ options, value, set, label }) {
   </span>`;
 }
 
+// A card button: its printed id over its spaces (pale, each with its letter) and value, so the
+// card at the table is found by its colours too.
+function CardButton({ id, on, pressed = null, onClick }) {
+  const c = CARDS.get(id) || {};
+  const rows = c.spaces ? [0, 3, 6].map((j) => c.spaces.slice(j, j + 3).map((k) => LETTER[k]).join(""))
+    : null;
+  return html`<button type="button" class=${"cdp-card" + (on ? " cdp-on" : "")} data-card=${id}
+      aria-pressed=${pressed} onClick=${onClick}
+      aria-label=${cardLabel(id) + (rows ? `: ${rows.join(" ")}, ${c.value} points` : "")}>
+    <span>${cardLabel(id)}</span>
+    ${rows ? html`<span class="cdp-mini" aria-hidden="true">${c.spaces.map((k) => html`<span
+        style=${{ background: PALE[k], borderColor: FILL[k] }}>${LETTER[k]}</span>`)}</span>
+      <small aria-hidden="true">${c.value} points</small>` : null}
+  </button>`;
+}
+
 function CardChoice({ m, keep, set, none = "empty (-)" }) {
   return html`<div class="cdp-cards">
     ${none ? html`<button type="button" class=${keep === null ? "cdp-on" : ""} onClick=${() => set(null)}>${none}</button>` : null}
-    ${freeCards(m, keep).map((c) => html`<button type="button" class=${c === keep ? "cdp-on" : ""}
-      onClick=${() => set(c)}>${cardLabel(c)}</button>`)}
+    ${freeCards(m, keep).map((c) => html`<${CardButton} id=${c} on=${c === keep} onClick=${() => set(c)} />`)}
   </div>`;
 }
 
@@ -696,8 +711,8 @@ function Picker({ part, m, write, setup, marks, close }) {
       };
       body = html`<p>Click a card to put it out of the game or back.</p>
         <div class="cdp-cards">${[...new Set([...m.removed, ...freeCards(m)])].sort((a, b) => a - b)
-          .map((c) => html`<button type="button" aria-pressed=${m.removed.includes(c)}
-            class=${m.removed.includes(c) ? "cdp-on" : ""} onClick=${() => put(c)}>${cardLabel(c)}</button>`)}</div>`;
+          .map((c) => html`<${CardButton} id=${c} on=${m.removed.includes(c)} pressed=${m.removed.includes(c)}
+            onClick=${() => put(c)} />`)}</div>`;
       break;
     }
     case "space": {
