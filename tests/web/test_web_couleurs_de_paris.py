@@ -11,6 +11,7 @@ Screenshots: web-couleurs_de_paris-<what>-<desktop|phone>.png in $EASEL_SCREENSH
 README's docs/images/web-couleurs_de_paris.png is the desktop hint one, renamed)."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -20,8 +21,8 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from web_helpers import assert_clean
-from easel.engine.couleurs_de_paris.data import PAINT_COLOURS, load_data
+from web_helpers import assert_clean, serve
+from easel.engine.couleurs_de_paris.data import PAINT_COLOURS, PLACEHOLDER_PATH, load_data
 from easel.engine.couleurs_de_paris.notation import _LETTER
 from easel.engine.registry import load_game
 
@@ -257,6 +258,30 @@ def test_an_easel_shows_its_cards_colours_and_a_new_painting_is_painted_by_click
     assert f"painting #6: .{six[1]}......." in notation(page)
     shot(page, f"web-{GAME}-easels-desktop.png")
     assert_clean(page, served)
+
+
+def test_a_game_with_another_data_file_does_not_show_the_shipped_colours(page, tmp_path):
+    """The page's card copy is the shipped data's: a game given another data file (here card #20
+    all green) shows an easel's card by its printed id only, never the shipped card's colours,
+    and learns a held card's colours from the position that loads."""
+    with open(PLACEHOLDER_PATH, encoding="utf-8") as f:
+        data = json.load(f)
+    data["paintings"][20]["spaces"] = ["green"] * 9
+    (tmp_path / "other.json").write_text(json.dumps(data), encoding="utf-8")
+    # the sample's position without its game line: the game is the page's, data=other.json
+    body = samples()[2].split("\n", 1)[1]
+    with serve("--data-dir", str(tmp_path)) as other:
+        open_setup(page, other, f"{GAME}(data=other.json)")
+        page.fill("#notation-text", body)
+        page.wait_for_selector(".setup[data-synced='true'] [data-part='player 1 painting 1']")
+        assert not page.locator("#refusals .refusal").count()
+        easel = page.locator('svg.cdp-svg [data-part="easel 1"]')
+        assert easel.get_attribute("aria-label") == "easel 1: #20"
+        assert easel.locator("text.cdp-letter").count() == 0
+        assert "once it is held" in easel.text_content()
+        held = page.locator('svg.cdp-svg [data-part="player 1 painting 1"] text.cdp-letter')
+        assert "".join(held.all_text_contents()).lower() == "rbrwbrrbr"     # #6, from the view
+        assert_clean(page, other)
 
 
 # Mid-turn (reached in play: round 3, player 1 painting with one pigment painted so far): the
