@@ -8,7 +8,8 @@ an easel's card is drawn in its colours (couleurs_de_paris_cards.js) and a card 
 board is painted one click a space.
 
 Screenshots: web-couleurs_de_paris-<what>-<desktop|phone>.png in $EASEL_SCREENSHOT_DIR (the
-README's docs/images/web-couleurs_de_paris.png is the desktop hint one, renamed)."""
+README's docs/images/web-couleurs_de_paris.png is the desktop hint one, renamed: the hint is
+stopped after about a second)."""
 from __future__ import annotations
 
 import json
@@ -210,10 +211,13 @@ def test_the_sample_is_set_up_by_clicks_and_a_hint_is_drawn(players, page, serve
     page.click("section.hint button.ask")
     page.wait_for_selector("ol.candidates li.candidate", timeout=30_000)
     page.wait_for_selector("svg.cdp-svg g.cdp-step[data-step='1']", timeout=30_000)
-    try:                # the server's default budget, or Stop after 12 s (a loaded machine)
-        page.wait_for_selector("section.hint[data-state='settled']", timeout=12_000)
+    # Stop once a few reports have come (test_web_hint.py follows a hint to its budget): the
+    # ranking stops refining, and the drawing is compared with it as it stands.
+    page.wait_for_timeout(1_000)
+    try:
+        page.click("section.hint button.stop", timeout=2_000)
     except PlaywrightTimeout:
-        page.click("section.hint button.stop")      # the ranking stops refining: compare it
+        pass            # settled already: Stop is disabled
     page.wait_for_selector("section.hint:not([data-state='running'])")
     page.wait_for_timeout(100)
     steps = page.locator("ol.cdp-steps li").all_inner_texts()
