@@ -12,12 +12,16 @@
 // (every player's standing and lying lines, by the action the space faces); per player
 // "player P pigments", "player P tools" (tools and bonus), "player P painting K" and
 // "player P painting add" (that player's `painting #id: fill` lines).
-// The JSON view names the colours only of the paintings a player holds: a card on an easel is
-// shown by its printed id, and a held card's spaces are chosen from a list until a position
-// holding it has loaded.
+// The JSON view names the colours only of the paintings a player holds (easels and deck are
+// bare ids), so the cards come from couleurs_de_paris_cards.js (written from the engine's data
+// by tools/web_couleurs_de_paris_cards.py): the easels are drawn in their cards' colours and a
+// card just added to a board is painted one click a space. A game given another data file
+// (`data=PATH`) learns a card's colours from the first position holding it; until then its
+// easels show the printed id and its spaces are chosen from a list.
 import { useState } from "../vendor/hooks.js";
 import { html } from "../html.js";
 import { setLine } from "../notation.js";
+import { PAINTINGS } from "./couleurs_de_paris_cards.js";
 
 const COLOURS = ["red", "orange", "yellow", "green", "blue", "violet", "white", "black"];
 // The notation's letters (ENCODING.md): colour is never the only cue, every swatch has one.
@@ -26,6 +30,12 @@ const LETTER = { red: "r", orange: "o", yellow: "y", green: "g", blue: "b", viol
 const FILL = { red: "#d23c32", orange: "#f08a1c", yellow: "#f5d33a", green: "#3d9b45",
   blue: "#2f67c8", violet: "#8a46b5", white: "#ffffff", black: "#222222" };
 const DARK_TEXT = new Set(["yellow", "white", "orange"]);
+const FROM_LETTER = Object.fromEntries(Object.entries(LETTER).map(([c, l]) => [l, c]));
+// A card's space not painted yet: its colour pale (a painted space is the full colour and a
+// capital letter), so the card is recognised and what is painted still stands out.
+const PALE = Object.fromEntries(Object.entries(FILL).map(([c, hex]) => [c, "#" + [1, 3, 5]
+  .map((i) => Math.round(255 - (255 - parseInt(hex.slice(i, i + 2), 16)) * 0.45)
+    .toString(16).padStart(2, "0")).join("")]));
 const TOOLS = ["paint tube", "palette", "brush"];
 const PHASES = ["deal", "place", "act", "tool", "pay", "bonus", "take", "imitate", "paint",
   "rotate", "refill", "discard", "stand", "end"];
@@ -136,6 +146,18 @@ function cardId(name, cards) {
 // Cards by printed id -> {name, value, spaces}; kept across positions of one game, as the
 // JSON view names the colours only of the paintings a player holds.
 const CARDS = new Map();
+let CARDS_GAME;               // the game string CARDS are of
+
+// The shipped cards, unless the game string names another data file; a new game starts afresh.
+function cardsOf(game) {
+  if (game === CARDS_GAME) return;
+  CARDS_GAME = game;
+  CARDS.clear();
+  if (/[(,]\s*data\s*=\s*[^\s,)]/.test(game || "")) return;
+  for (const [id, name, value, spaces] of PAINTINGS) {
+    CARDS.set(id, { name, value, spaces: [...spaces].map((l) => FROM_LETTER[l]) });
+  }
+}
 
 function learn(state) {
   if (!state) return;
@@ -406,6 +428,8 @@ function Header({ m, open, marks, anchors }) {
   return out;
 }
 
+// A card's 3x3 spaces: each needed colour pale with its lowercase letter, painted ones in full
+// colour with the capital letter (W for white), "?" where the card's colours are not known.
 function CardGrid({ id, fill, x, y, s, cellKey }) {
   const c = CARDS.get(id) || {};
   const cells = [];
@@ -417,7 +441,7 @@ function CardGrid({ id, fill, x, y, s, cellKey }) {
       : null;
     const cx = x + (j % 3) * s, cy = y + Math.floor(j / 3) * s;
     cells.push(html`<g data-cell=${cellKey ? `${cellKey} ${j + 1}` : null}>
-      <rect x=${cx} y=${cy} width=${s} height=${s} fill=${filled ? FILL[colour] : "#f7f3ea"}
+      <rect x=${cx} y=${cy} width=${s} height=${s} fill=${filled ? FILL[colour] : need ? PALE[need] : "#f7f3ea"}
         stroke=${need ? FILL[need] : "#999"} stroke-width=${filled ? 0.6 : 2} />
       <text x=${cx + s / 2} y=${cy + s / 2 + 3.5} class="cdp-letter"
         fill=${filled && !DARK_TEXT.has(colour) ? "#fff" : "#222"}>${filled
@@ -576,11 +600,26 @@ function Choice({ options, value, set, label }) {
   </span>`;
 }
 
+// A card button: its printed id over its spaces (pale, each with its letter) and value, so the
+// card at the table is found by its colours too.
+function CardButton({ id, on, pressed = null, onClick }) {
+  const c = CARDS.get(id) || {};
+  const rows = c.spaces ? [0, 3, 6].map((j) => c.spaces.slice(j, j + 3).map((k) => LETTER[k]).join(""))
+    : null;
+  return html`<button type="button" class=${"cdp-card" + (on ? " cdp-on" : "")} data-card=${id}
+      aria-pressed=${pressed} onClick=${onClick}
+      aria-label=${cardLabel(id) + (rows ? `: ${rows.join(" ")}, ${c.value} points` : "")}>
+    <span>${cardLabel(id)}</span>
+    ${rows ? html`<span class="cdp-mini" aria-hidden="true">${c.spaces.map((k) => html`<span
+        style=${{ background: PALE[k], borderColor: FILL[k] }}>${LETTER[k]}</span>`)}</span>
+      <small aria-hidden="true">${c.value} points</small>` : null}
+  </button>`;
+}
+
 function CardChoice({ m, keep, set, none = "empty (-)" }) {
   return html`<div class="cdp-cards">
     ${none ? html`<button type="button" class=${keep === null ? "cdp-on" : ""} onClick=${() => set(null)}>${none}</button>` : null}
-    ${freeCards(m, keep).map((c) => html`<button type="button" class=${c === keep ? "cdp-on" : ""}
-      onClick=${() => set(c)}>${cardLabel(c)}</button>`)}
+    ${freeCards(m, keep).map((c) => html`<${CardButton} id=${c} on=${c === keep} onClick=${() => set(c)} />`)}
   </div>`;
 }
 
@@ -672,8 +711,8 @@ function Picker({ part, m, write, setup, marks, close }) {
       };
       body = html`<p>Click a card to put it out of the game or back.</p>
         <div class="cdp-cards">${[...new Set([...m.removed, ...freeCards(m)])].sort((a, b) => a - b)
-          .map((c) => html`<button type="button" aria-pressed=${m.removed.includes(c)}
-            class=${m.removed.includes(c) ? "cdp-on" : ""} onClick=${() => put(c)}>${cardLabel(c)}</button>`)}</div>`;
+          .map((c) => html`<${CardButton} id=${c} on=${m.removed.includes(c)} pressed=${m.removed.includes(c)}
+            onClick=${() => put(c)} />`)}</div>`;
       break;
     }
     case "space": {
@@ -744,7 +783,7 @@ function Picker({ part, m, write, setup, marks, close }) {
         const setF = (v) => put(pv.card, pv.fill.slice(0, j) + v + pv.fill.slice(j + 1));
         const nextF = opts[(opts.findIndex(([v]) => v === f) + 1) % opts.length][0];
         return html`<button type="button" class=${"cdp-cell cdp-c-" + (f === "w" ? "white" : f === "." ? "empty" : need || COLOURS.find((k) => LETTER[k] === f))}
-          data-space=${j + 1} aria-label=${`space ${j + 1}${need ? " (" + need + ")" : ""}: ${opts.find(([v]) => v === f)?.[1] || f}`}
+          data-space=${j + 1} style=${f === "." && need ? { background: PALE[need] } : null} aria-label=${`space ${j + 1}${need ? " (" + need + ")" : ""}: ${opts.find(([v]) => v === f)?.[1] || f}`}
           onClick=${() => (need ? setF(nextF) : null)}>${need ? html`<small>${LETTER[need]}</small>` : null}${f === "." ? "·" : f.toUpperCase()}</button>
           ${need ? null : html`<select aria-label=${`space ${j + 1}`} value=${f} onChange=${(e) => setF(e.target.value)}>
             ${opts.map(([v, t]) => html`<option value=${v}>${t}</option>`)}</select>`}`;
@@ -787,6 +826,7 @@ function partId(part, m) {
 function Table({ info, setup, refusals, turn }) {
   const [part, setPart] = useState(null);
   if (!info || !info.state) return html`<p>No position.</p>`;
+  cardsOf(info.game);
   learn(info.state);
   const text = setup ? setup.notation : info.notation;
   const m = model(info, text);
