@@ -227,3 +227,26 @@ def test_a_review_stops_at_once_and_runs_again(page, web_url, served):
     page.wait_for_selector(".review-summary", timeout=120000)
     assert "Reviewed: 7 of 7 turns" in page.inner_text(".review-run")
     assert_clean(page, served)
+
+
+def test_the_better_turn_is_drawn_only_on_the_position_it_starts_from(page, web_url, served):
+    open_record(page, web_url, BLUNDER)
+    page.fill(".review-run input[type=number]", "50")
+    page.click("text=Review this game")
+    page.wait_for_selector(".review-summary", timeout=120000)
+    # the position before the blunder is held back: until it comes, the
+    # table still shows the start, and the better turn is not drawn on it
+    held = []
+    page.route("**/LegalActions", lambda route: held.append(route))
+    page.locator(".flagged section").nth(1).locator("button").click()
+    assert where(page).startswith("connect_four: step 5 of 7")
+    assert "(drawn on the table)" in page.inner_text(".decision")
+    page.wait_for_function("() => true")              # the page has rendered the click
+    assert page.locator(".position-table ol.turn li").count() == 0
+    assert page.get_attribute(".review-table", "data-shown") == "0"
+    for route in held:
+        route.continue_()
+    page.unroute("**/LegalActions")
+    page.wait_for_selector(".review-table[data-shown='5'] .position-table ol.turn li")
+    assert page.locator(".position-table ol.turn li").all_inner_texts() == ["o in column 4"]
+    assert_clean(page, served)
