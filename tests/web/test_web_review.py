@@ -250,3 +250,31 @@ def test_the_better_turn_is_drawn_only_on_the_position_it_starts_from(page, web_
     page.wait_for_selector(".review-table[data-shown='5'] .position-table ol.turn li")
     assert page.locator(".position-table ol.turn li").all_inner_texts() == ["o in column 4"]
     assert_clean(page, served)
+
+
+def test_the_turns_of_one_move_split_by_chance_are_not_drawn_on_one_another(page, web_url):
+    # A painting game's turn split by a chance outcome (Van Gogh's bag, Starving
+    # Artists' market) is two reviewed turns of one move number: the second,
+    # here a mistake, was drawn on the first, its mark hidden under the marker.
+    page.goto(web_url + "#/review")
+    page.wait_for_selector("#record-text")
+    got = page.evaluate("""async () => {
+        const { WinGraph } = await import('./views/graph.js');
+        const { html } = await import('./html.js');
+        const { render } = await import('./vendor/preact.js');
+        const box = document.createElement('div');
+        document.body.append(box);
+        const d = (step, move, player, p, judgement) =>
+            ({ step, move, player, playedWinProbability: p, judgement });
+        render(html`<${WinGraph} numPlayers=${2} decisions=${[d(0, 1, 0, 0.5), d(3, 1, 0, 0.4,
+            'JUDGEMENT_MISTAKE'), d(4, 2, 1, 0.6), d(6, 3, 0, 0.3), d(8, 3, 0, 0.35)]} />`, box);
+        const xs = [...box.querySelectorAll('g.point')].map((g) => Number(g.querySelector('circle').getAttribute('cx')));
+        const labels = [...box.querySelectorAll('svg > text')].map((t) => t.textContent);
+        box.remove();
+        return { xs, labels };
+    }""")
+    xs = got["xs"]
+    assert xs == sorted(xs) and len(set(xs)) == 5, xs                # in order, none on another
+    assert min(b - a for a, b in zip(xs, xs[1:])) >= 16, xs        # a marker's width apart
+    assert [t for t in got["labels"] if t not in ("0 %", "50 %", "100 %", "move")] == ["1", "2", "3"]
+
