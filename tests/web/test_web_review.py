@@ -278,3 +278,18 @@ def test_the_turns_of_one_move_split_by_chance_are_not_drawn_on_one_another(page
     assert min(b - a for a, b in zip(xs, xs[1:])) >= 16, xs        # a marker's width apart
     assert [t for t in got["labels"] if t not in ("0 %", "50 %", "100 %", "move")] == ["1", "2", "3"]
 
+
+def test_arrow_keys_pressed_quickly_each_take_a_step(page, web_url):
+    # Each key was read against the step of the last render: a key pressed
+    # before the page had drawn the step before it was lost.
+    open_record(page, web_url, BLUNDER)
+    page.evaluate("""() => { for (let i = 0; i < 6; i++) {
+        window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+    } }""")
+    page.wait_for_function("() => document.querySelector('.review-view .where').textContent.includes('step 6 of 7')",
+                           timeout=5000)
+    page.evaluate("""() => { for (const key of ['ArrowLeft', 'ArrowLeft', 'Home', 'ArrowRight']) {
+        window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+    } }""")
+    page.wait_for_function("() => document.querySelector('.review-view .where').textContent.includes('step 1 of 7')",
+                           timeout=5000)

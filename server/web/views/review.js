@@ -154,21 +154,23 @@ export default function ReviewView({ path = "" }) {
     return () => { live = false; };
   }, [record, at]);
 
-  // Arrow keys step through the record (not while typing in a field).
+  // Arrow keys step through the record (not while typing in a field). Each
+  // key steps from the step as it is now, not as the last render saw it: keys
+  // pressed faster than the page draws each take their step.
   useEffect(() => {
     if (!record) return undefined;
     const last = record.steps.length;
     const onKey = (e) => {
       const tag = (e.target && e.target.tagName) || "";
       if (/^(INPUT|TEXTAREA|SELECT)$/.test(tag) || e.altKey || e.ctrlKey || e.metaKey) return;
-      const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: last }[e.key];
+      const to = { ArrowLeft: (a) => a - 1, ArrowRight: (a) => a + 1, Home: () => 0, End: () => last }[e.key];
       if (to === undefined) return;
       e.preventDefault();
-      setAt(Math.max(0, Math.min(last, to)));
+      setAt((a) => Math.max(0, Math.min(last, to(a))));
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [record, at]);
+  }, [record]);
 
   async function runReview() {
     if (!record) return;
