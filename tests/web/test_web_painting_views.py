@@ -166,6 +166,10 @@ def test_a_painting_game_is_reviewed_and_a_flagged_turn_shows_the_better_turn_on
         page.wait_for_selector(f".review-table[data-shown='{at}'] .position-table {svg}")
         marked += drawn(page, best.group(1).split("; ")) > 0
     assert marked, "no flagged turn drew a mark on the table"
+    # the screenshots show the first flagged turn
+    mine.locator("button").first.click()
+    at = int(re.match(rf"{re.escape(shown)}: step (\d+) of", where(page)).group(1))
+    page.wait_for_selector(f".review-table[data-shown='{at}'] .position-table {svg}")
     shot(page, f"web-{name}-review-desktop.png")
     page.set_viewport_size(PHONE)
     shot(page, f"web-{name}-review-phone.png")
