@@ -227,3 +227,69 @@ def test_a_review_stops_at_once_and_runs_again(page, web_url, served):
     page.wait_for_selector(".review-summary", timeout=120000)
     assert "Reviewed: 7 of 7 turns" in page.inner_text(".review-run")
     assert_clean(page, served)
+
+
+def test_the_better_turn_is_drawn_only_on_the_position_it_starts_from(page, web_url, served):
+    open_record(page, web_url, BLUNDER)
+    page.fill(".review-run input[type=number]", "50")
+    page.click("text=Review this game")
+    page.wait_for_selector(".review-summary", timeout=120000)
+    # the position before the blunder is held back: until it comes, the
+    # table still shows the start, and the better turn is not drawn on it
+    held = []
+    page.route("**/LegalActions", lambda route: held.append(route))
+    page.locator(".flagged section").nth(1).locator("button").click()
+    assert where(page).startswith("connect_four: step 5 of 7")
+    assert "(drawn on the table)" in page.inner_text(".decision")
+    page.wait_for_function("() => true")              # the page has rendered the click
+    assert page.locator(".position-table ol.turn li").count() == 0
+    assert page.get_attribute(".review-table", "data-shown") == "0"
+    for route in held:
+        route.continue_()
+    page.unroute("**/LegalActions")
+    page.wait_for_selector(".review-table[data-shown='5'] .position-table ol.turn li")
+    assert page.locator(".position-table ol.turn li").all_inner_texts() == ["o in column 4"]
+    assert_clean(page, served)
+
+
+def test_the_turns_of_one_move_split_by_chance_are_not_drawn_on_one_another(page, web_url):
+    # A painting game's turn split by a chance outcome (Van Gogh's bag, Starving
+    # Artists' market) is two reviewed turns of one move number: the second,
+    # here a mistake, was drawn on the first, its mark hidden under the marker.
+    page.goto(web_url + "#/review")
+    page.wait_for_selector("#record-text")
+    got = page.evaluate("""async () => {
+        const { WinGraph } = await import('./views/graph.js');
+        const { html } = await import('./html.js');
+        const { render } = await import('./vendor/preact.js');
+        const box = document.createElement('div');
+        document.body.append(box);
+        const d = (step, move, player, p, judgement) =>
+            ({ step, move, player, playedWinProbability: p, judgement });
+        render(html`<${WinGraph} numPlayers=${2} decisions=${[d(0, 1, 0, 0.5), d(3, 1, 0, 0.4,
+            'JUDGEMENT_MISTAKE'), d(4, 2, 1, 0.6), d(6, 3, 0, 0.3), d(8, 3, 0, 0.35)]} />`, box);
+        const xs = [...box.querySelectorAll('g.point')].map((g) => Number(g.querySelector('circle').getAttribute('cx')));
+        const labels = [...box.querySelectorAll('svg > text')].map((t) => t.textContent);
+        box.remove();
+        return { xs, labels };
+    }""")
+    xs = got["xs"]
+    assert xs == sorted(xs) and len(set(xs)) == 5, xs                # in order, none on another
+    assert min(b - a for a, b in zip(xs, xs[1:])) >= 16, xs        # a marker's width apart
+    assert [t for t in got["labels"] if t not in ("0 %", "50 %", "100 %", "move")] == ["1", "2", "3"]
+
+
+def test_arrow_keys_pressed_quickly_each_take_a_step(page, web_url):
+    # Each key was read against the step of the last render: a key pressed
+    # before the page had drawn the step before it was lost.
+    open_record(page, web_url, BLUNDER)
+    page.evaluate("""() => { for (let i = 0; i < 6; i++) {
+        window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+    } }""")
+    page.wait_for_function("() => document.querySelector('.review-view .where').textContent.includes('step 6 of 7')",
+                           timeout=5000)
+    page.evaluate("""() => { for (const key of ['ArrowLeft', 'ArrowLeft', 'Home', 'ArrowRight']) {
+        window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+    } }""")
+    page.wait_for_function("() => document.querySelector('.review-view .where').textContent.includes('step 1 of 7')",
+                           timeout=5000)

@@ -82,8 +82,21 @@ export function WinGraph({ decisions, numPlayers, current = -1, onPick }) {
   const shown = decisions.filter((d) => !d.forced);
   const moves = decisions.map((d) => d.move || 0);
   const first = Math.min(1, ...moves), last = Math.max(first + 1, ...moves);
+  // The turns of one move number (a painting game's turn split by a chance
+  // outcome: Van Gogh's bag, Starving Artists' market, each part reviewed
+  // as a turn) share SPREAD of the way to the next move, in order, so that
+  // none is drawn on another and hides its mark.
+  const SPREAD = 0.6;
+  const ofMove = new Map(), place = new Map();
+  for (const d of shown) {
+    const m = d.move || 0;
+    place.set(d, (ofMove.get(m) || []).length);
+    ofMove.set(m, [...(ofMove.get(m) || []), d]);
+  }
+  const along = (d) => (d.move || 0) + SPREAD * place.get(d) / ofMove.get(d.move || 0).length;
+  const end = Math.max(last, ...shown.map(along));
   const w = WIDTH - LEFT - RIGHT, hgt = HEIGHT - TOP - BOTTOM;
-  const x = (move) => LEFT + (w * (move - first)) / (last - first);
+  const x = (move) => LEFT + (w * (move - first)) / (end - first);
   const y = (p) => TOP + hgt * (1 - p);
   const win = (d) => d.playedWinProbability || 0;
   const grid = [0, 0.5, 1].map((q) => html`
@@ -96,7 +109,7 @@ export function WinGraph({ decisions, numPlayers, current = -1, onPick }) {
   const lines = [];
   for (let p = 0; p < numPlayers; p++) {
     const pts = shown.filter((d) => (d.player || 0) === p)
-      .map((d) => `${x(d.move || 0).toFixed(1)},${y(win(d)).toFixed(1)}`);
+      .map((d) => `${x(along(d)).toFixed(1)},${y(win(d)).toFixed(1)}`);
     if (pts.length > 1) {
       lines.push(html`<polyline fill="none" stroke=${playerColour(p)} stroke-width="2"
         stroke-dasharray=${DASHES[p % DASHES.length]} points=${pts.join(" ")} />`);
@@ -104,7 +117,7 @@ export function WinGraph({ decisions, numPlayers, current = -1, onPick }) {
   }
   const points = shown.map((d) => {
     const player = d.player || 0, judged = JUDGEMENTS[d.judgement];
-    const cx = x(d.move || 0), cy = y(win(d));
+    const cx = x(along(d)), cy = y(win(d));
     const label = `move ${d.move}, player ${player + 1}: ${Math.round(100 * win(d))} %`
       + (judged ? `, ${judged.word}` : "");
     const pick = () => onPick && onPick(d);

@@ -90,7 +90,10 @@ export default function ReviewView({ path = "" }) {
   const [busy, setBusy] = useState(false);
   const [opened, setOpened] = useState(0);         // records opened (data-opened: tests wait on it)
   const [at, setAt] = useState(0);
-  const [info, setInfo] = useState(null);
+  // The position the table shows and the step it is of: the step shown may
+  // lag `at` while its position is read, and a turn is drawn only on the
+  // position it starts from.
+  const [shown, setShown] = useState({ at: -1, info: null });
   const [decisions, setDecisions] = useState([]);
   const [summary, setSummary] = useState(null);
   const [reviewing, setReviewing] = useState(false);
@@ -101,7 +104,7 @@ export default function ReviewView({ path = "" }) {
   const abort = useRef(null);
 
   async function open(sourceText, index = 0) {
-    setError(""); setBusy(true); setRecord(null);
+    setError(""); setBusy(true); setRecord(null); setShown({ at: -1, info: null });
     if (abort.current) abort.current.abort();
     try {
       const parsed = parseRecords(sourceText);
@@ -139,33 +142,35 @@ export default function ReviewView({ path = "" }) {
   useEffect(() => {
     if (!record) return;
     const cached = positions.current.get(at);
-    if (cached) { setInfo(cached); return; }
+    if (cached) { setShown({ at, info: cached }); return; }
     let live = true;
     const steps = record.steps.slice(0, at).map((s) => ({ id: s.id }));
     call("Engine", "LegalActions", { position: { record: { game: record.game, steps } } })
       .then((answer) => {
         positions.current.set(at, answer.position);
-        if (live) setInfo(answer.position);
+        if (live) setShown({ at, info: answer.position });
       })
       .catch((e) => live && setError(errorText(e)));
     return () => { live = false; };
   }, [record, at]);
 
-  // Arrow keys step through the record (not while typing in a field).
+  // Arrow keys step through the record (not while typing in a field). Each
+  // key steps from the step as it is now, not as the last render saw it: keys
+  // pressed faster than the page draws each take their step.
   useEffect(() => {
     if (!record) return undefined;
     const last = record.steps.length;
     const onKey = (e) => {
       const tag = (e.target && e.target.tagName) || "";
       if (/^(INPUT|TEXTAREA|SELECT)$/.test(tag) || e.altKey || e.ctrlKey || e.metaKey) return;
-      const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: last }[e.key];
+      const to = { ArrowLeft: (a) => a - 1, ArrowRight: (a) => a + 1, Home: () => 0, End: () => last }[e.key];
       if (to === undefined) return;
       e.preventDefault();
-      setAt(Math.max(0, Math.min(last, to)));
+      setAt((a) => Math.max(0, Math.min(last, to(a))));
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [record, at]);
+  }, [record]);
 
   async function runReview() {
     if (!record) return;
@@ -221,7 +226,7 @@ export default function ReviewView({ path = "" }) {
 
   const total = record ? decisionCount(record.steps) : 0;
   const here = decisions.find((d) => (d.step || 0) === at && record && at < record.steps.length);
-  const turn = here && JUDGEMENTS[here.judgement] ? bestTurn(here) : null;
+  const turn = here && JUDGEMENTS[here.judgement] && shown.at === at ? bestTurn(here) : null;
   const last = record ? record.steps.length : 0;
   const nav = (to) => setAt(Math.max(0, Math.min(last, to)));
   const stepLabel = record && at > 0 ? record.steps[at - 1] : null;
@@ -256,7 +261,7 @@ export default function ReviewView({ path = "" }) {
         ${games.map((g, i) => html`<option value=${i}>${i + 1}. ${g.game} ${g.headers.Date || ""}</option>`)}
       </select></label>`}
     ${record && html`<div class="review-board">
-      <div class="review-table">
+      <div class="review-table" data-shown=${shown.at}>
         <p class="where" aria-live="polite">${record.game}: step ${at} of ${last}${
           stepLabel ? `, after move ${stepLabel.move}: ${stepLabel.player < 0 ? "*" : ""}${stepLabel.text}` : " (the start)"}</p>
         <nav class="steps" aria-label="step through the game">
@@ -265,7 +270,7 @@ export default function ReviewView({ path = "" }) {
           <button type="button" onClick=${() => nav(at + 1)} disabled=${at === last} aria-label="next step">next ▶</button>
           <button type="button" onClick=${() => nav(last)} disabled=${at === last} aria-label="last position">last ▶|</button>
         </nav>
-        ${info && html`<${PositionTable} info=${info} turn=${turn} />`}
+        ${shown.info && html`<${PositionTable} info=${shown.info} turn=${turn} />`}
         ${here && html`<${DecisionPanel} d=${here} />`}
       </div>
       <div class="review-side">
