@@ -394,11 +394,17 @@ function Board({ m, open, marks, anchors }) {
   </g>`;
 }
 
+// An SVG text of the 12 px label font squeezed into `room` pixels when its
+// estimated width (about 7 px a character) would overrun its chip.
+function fitted(text, room) {
+  return text.length * 7 > room ? { textLength: room, lengthAdjust: "spacingAndGlyphs" } : {};
+}
+
 function Header({ m, open, marks, anchors }) {
   const decider = m.decider ? ` · player ${m.decider}` : "";
   const chips = [
     ["round", `Round ${m.round}`, 68],
-    ["phase", `Phase: ${m.phase}${decider}`, 128],
+    ["phase", `Phase: ${m.phase}${decider}`, 156],
     ["first", `1st player: ${m.first}`, 86],
     ["rotation", `Rotation ${m.rotation}`, 70],
   ];
@@ -406,7 +412,8 @@ function Header({ m, open, marks, anchors }) {
   const out = chips.map(([key, text, w]) => {
     const el = html`<${Part} id=${key} label=${text} x=${x} y=${4} w=${w} hgt=${24}
         open=${open && (() => open({ kind: key }))} marks=${messagesFor(marks, key)}>
-      <text class="cdp-label" x=${x + w / 2} y=${21} text-anchor="middle">${text}</text>
+      <text class="cdp-label" x=${x + w / 2} y=${21} text-anchor="middle"
+          ...${fitted(text, w - 8)}>${text}</text>
     </${Part}>`;
     anchors[key] = { x, y: 4, w, h: 24 };
     x += w + 4;
