@@ -87,13 +87,13 @@ export function WinGraph({ decisions, numPlayers, current = -1, onPick }) {
   // as a turn) share SPREAD of the way to the next move, in order, so that
   // none is drawn on another and hides its mark.
   const SPREAD = 0.6;
-  const ofMove = new Map(), place = new Map();
+  const count = new Map(), place = new Map();
   for (const d of shown) {
-    const m = d.move || 0;
-    place.set(d, (ofMove.get(m) || []).length);
-    ofMove.set(m, [...(ofMove.get(m) || []), d]);
+    const m = d.move || 0, k = count.get(m) || 0;
+    place.set(d, k);
+    count.set(m, k + 1);
   }
-  const along = (d) => (d.move || 0) + SPREAD * place.get(d) / ofMove.get(d.move || 0).length;
+  const along = (d) => (d.move || 0) + SPREAD * place.get(d) / count.get(d.move || 0);
   const end = Math.max(last, ...shown.map(along));
   const w = WIDTH - LEFT - RIGHT, hgt = HEIGHT - TOP - BOTTOM;
   const x = (move) => LEFT + (w * (move - first)) / (end - first);
