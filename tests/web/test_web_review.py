@@ -97,6 +97,8 @@ def test_a_record_is_stepped_through_reviewed_and_its_blunder_shows_the_better_t
     panel = page.inner_text(".decision")
     assert "Move 6, player 2" in panel and "?? blunder" in panel
     assert re.search(r"Best\s+o in column 4 — [\d.]+ % to win \(drawn on the table\)", panel), panel
+    # the table shows a step once its position is read (review.js `shown` lags `at`)
+    page.wait_for_selector(".review-table[data-shown='5'] .position-table ol.turn li")
     assert page.locator(".position-table ol.turn li").all_inner_texts() == ["o in column 4"]
     shot(page, "web-connect_four-review-desktop.png")
 
