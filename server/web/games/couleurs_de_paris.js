@@ -568,6 +568,9 @@ function PlayerPanel({ m, p, open, marks, anchors, y0, current }) {
   return { el: out, height: hh };
 }
 
+// A step's number sits above the top right corner of the part it names:
+// labels start at the left and space numbers sit in the corner, and a badge
+// inside the part hid their first letter ("take" read "ake").
 function TurnMarks({ steps, m, cur, anchors }) {
   const out = [];
   const seen = new Map();
@@ -579,8 +582,8 @@ function TurnMarks({ steps, m, cur, anchors }) {
     seen.set(key, k + 1);
     out.push(html`<g class="cdp-step" data-step=${i + 1} data-target=${key}>
       <rect x=${a.x - 1} y=${a.y - 1} width=${a.w + 2} height=${a.h + 2} rx="4" class="cdp-steprect" />
-      <circle cx=${a.x + 2 + k * 16} cy=${a.y + 2} r="8" class="cdp-stepdot" />
-      <text x=${a.x + 2 + k * 16} y=${a.y + 5.5} class="cdp-stepnum">${i + 1}</text>
+      <circle cx=${a.x + a.w - 4 - k * 16} cy=${a.y - 3} r="8" class="cdp-stepdot" />
+      <text x=${a.x + a.w - 4 - k * 16} y=${a.y + 0.5} class="cdp-stepnum">${i + 1}</text>
     </g>`);
   });
   return out;
