@@ -192,7 +192,13 @@ def test_the_sample_is_set_up_by_clicks_and_a_hint_is_drawn(players, page, serve
     t0 = time.monotonic()
     set_up(c, sample)
     c.settle()
-    page.wait_for_function("() => !document.querySelector('#refusals .refusal')", timeout=20_000)
+    try:
+        page.wait_for_function("() => !document.querySelector('#refusals .refusal')",
+                               timeout=20_000)
+    except PlaywrightTimeout:       # say what the clicks made, against what they should
+        refusals = page.locator("#refusals .refusal").all_inner_texts()
+        raise AssertionError(f"refused: {refusals}\nclicked:\n{notation(page)}\n"
+                             f"wanted:\n{shortest(sample)}") from None
     shorter = page.locator("button:has-text('Write it the shortest way')")
     if shorter.count():
         c.click("button:has-text('Write it the shortest way')")
