@@ -58,6 +58,27 @@ export async function call(service, method, request, { signal } = {}) {
   }
 }
 
+// A read that may be asked again (ReadPosition, LegalActions: they change nothing on the
+// server), asked again after a failure that says nothing of the request: the server was not
+// reached, was busy or out of time. A person editing a table on a phone's connection should not
+// be left with the answers of an older text over one dropped call. `live()` false stops the
+// retries (a newer text is being read); the last failure is thrown.
+const TRANSIENT = new Set(["unavailable", "resource_exhausted", "deadline_exceeded",
+                           "http_502", "http_503", "http_504"]);
+export const RETRY_MS = [250, 1000, 3000];
+
+export async function callAgainOnFailure(service, method, request, live = () => true) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call(service, method, request);
+    } catch (e) {
+      if (!TRANSIENT.has(e.code) || attempt >= RETRY_MS.length || !live()) throw e;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS[attempt]));
+      if (!live()) throw e;
+    }
+  }
+}
+
 // One server-streaming call: onMessage(json) for each message as it comes;
 // resolves at the end-of-stream frame, throws ApiError on an error frame.
 // Abort `signal` to stop (the server stops the search at once).

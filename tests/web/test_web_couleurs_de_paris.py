@@ -197,8 +197,11 @@ def test_the_sample_is_set_up_by_clicks_and_a_hint_is_drawn(players, page, serve
                                timeout=20_000)
     except PlaywrightTimeout:       # say what the clicks made, against what they should
         refusals = page.locator("#refusals .refusal").all_inner_texts()
-        raise AssertionError(f"refused: {refusals}\nclicked:\n{notation(page)}\n"
-                             f"wanted:\n{shortest(sample)}") from None
+        shown = page.locator("section.setup .error").all_inner_texts()
+        raise AssertionError(f"refused: {refusals}\nerrors shown: {shown}\n"
+                             f"failed calls: {page.seen['failed']}\n"
+                             f"console: {page.seen['console'][-5:]}\nclicked:\n"
+                             f"{notation(page)}\nwanted:\n{shortest(sample)}") from None
     shorter = page.locator("button:has-text('Write it the shortest way')")
     if shorter.count():
         c.click("button:has-text('Write it the shortest way')")

@@ -261,7 +261,10 @@ def test_table_mode_on_van_gogh_takes_every_real_draw_from_the_person(page, web_
     done = [s["text"] for s in record["record"]["steps"]]
     assert done[:len(drawn_first) + 1] == drawn_first + moves[:1], (done, drawn_first, moves)
     assert record["match"]["chance"] == "CHANCE_SOURCE_TABLE"
-    # the move list shows each draw (as "*draw") and the bot's moves
+    # the move list shows each draw (as "*draw") and the bot's moves; the page hears of the
+    # bot's move from the match's event stream, after the server has it (read above)
+    page.wait_for_function("() => document.querySelector('.move-list').innerText"
+                           ".includes('level(1)')")
     listed = page.locator(".move-list").inner_text()
     assert all(f"*{t}" in listed for t in entered) and "level(1)" in listed, listed
     shot(page, "web-vangogh-table-mode-desktop.png")

@@ -68,6 +68,40 @@ def test_a_refused_notation_shows_each_refusal_beside_its_line(page, served, sho
     assert_clean(page, served)
 
 
+def test_a_read_that_fails_on_its_way_is_asked_again(page, served):
+    """A ReadPosition answered 503 (a proxy, a busy server) or not at all (a dropped
+    connection) is asked again (server/web/api.js callAgainOnFailure): the text is read, and
+    the refusals of the text before it do not stay. A failure that names the request is not
+    asked again, and a server that stays away is said to be."""
+    open_setup(page, served, "starving_artists(players=1)")
+    text = page.input_value("#notation-text")
+    page.fill("#notation-text", text.replace("day 1", "day zz"))
+    page.locator(".refusal[data-line='2']").wait_for()
+    dropped = []
+
+    def drop_two(route):
+        if len(dropped) < 2:    # one 503, one connection reset; then through
+            dropped.append(route.request.url)
+            if len(dropped) == 1:
+                route.fulfill(status=503, body="Service Unavailable")
+            else:
+                route.abort("connectionreset")
+        else:
+            route.continue_()
+    page.route("**/easel.v1.Engine/ReadPosition", drop_two)
+    page.fill("#notation-text", text)
+    page.wait_for_selector(".refusal", state="detached", timeout=10_000)
+    assert len(dropped) == 2
+    page.wait_for_selector(".setup[data-synced='true']")
+    assert page.locator(".setup .error").count() == 0
+    page.unroute("**/easel.v1.Engine/ReadPosition")
+    # always away: after its retries the page says so
+    page.route("**/easel.v1.Engine/ReadPosition", lambda route: route.abort("connectionrefused"))
+    page.fill("#notation-text", text.replace("day 1", "day 2"))
+    page.wait_for_selector(".setup .error", timeout=15_000)
+    assert page.inner_text(".setup .error").startswith("No answer: the server cannot be reached")
+
+
 def test_start_from_the_initial_position_and_shortest_form(page, served):
     open_setup(page, served, "couleurs_de_paris(players=2)")
     first = page.input_value("#notation-text")

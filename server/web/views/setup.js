@@ -11,7 +11,7 @@
 // (views/hint.js) analyses the position read last.
 import { useEffect, useMemo, useRef, useState } from "../vendor/hooks.js";
 import { html } from "../html.js";
-import { call, describe } from "../api.js";
+import { call, callAgainOnFailure, describe } from "../api.js";
 import { moduleFor } from "../games/index.js";
 import Hint from "./hint.js";
 
@@ -105,10 +105,12 @@ export default function Setup({ path, games }) {
 
   async function read(t) {
     const mine = ++seq.current;
+    const current = () => mine === seq.current;
     setBusy(true);
     try {
       if (hasNotation) {
-        const a = await call("Engine", "ReadPosition", { notation: { game: spec, text: t } });
+        const a = await callAgainOnFailure("Engine", "ReadPosition",
+                                           { notation: { game: spec, text: t } }, current);
         if (mine !== seq.current) return;
         setError(null);
         setRefusals(a.refusals || []);
@@ -116,8 +118,9 @@ export default function Setup({ path, games }) {
       } else {
         const steps = stepsOf(t);
         try {
-          const a = await call("Engine", "LegalActions",
-                               { position: { record: { game: spec, steps: steps.map((s) => ({ text: s.text })) } } });
+          const a = await callAgainOnFailure("Engine", "LegalActions",
+                               { position: { record: { game: spec, steps: steps.map((s) => ({ text: s.text })) } } },
+                               current);
           if (mine !== seq.current) return;
           setError(null);
           setRefusals([]);
