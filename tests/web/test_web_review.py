@@ -283,11 +283,33 @@ def test_the_turns_of_one_move_split_by_chance_are_not_drawn_on_one_another(page
 
 def test_arrow_keys_pressed_quickly_each_take_a_step(page, web_url):
     # Each key was read against the step of the last render: a key pressed
-    # before the page had drawn the step before it was lost.
+    # before the page had drawn the step before it was lost. And the keys are
+    # pressed the moment the record shows (a mutation observer on the count of
+    # records opened, before the next frame): the listener was put in place a
+    # frame later, and those keys were lost too.
     open_record(page, web_url, BLUNDER)
     page.evaluate("""() => { for (let i = 0; i < 6; i++) {
         window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
     } }""")
+    page.wait_for_function("() => document.querySelector('.review-view .where').textContent.includes('step 6 of 7')",
+                           timeout=5000)
+    page.evaluate("""() => {
+        const view = document.querySelector('.review-view');
+        const seen = new MutationObserver(() => {
+            seen.disconnect();
+            for (let i = 0; i < 3; i++) {
+                window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+            }
+        });
+        seen.observe(view, { attributes: true, attributeFilter: ['data-opened'] });
+    }""")
+    if not page.is_visible("#record-text"):           # folded once a record is open
+        page.click(".open-record summary")
+    page.click(".open-record form button[type=submit]")        # the same record, opened again
+    page.wait_for_function("() => document.querySelector('.review-view .where').textContent.includes('step 3 of 7')",
+                           timeout=5000)
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
     page.wait_for_function("() => document.querySelector('.review-view .where').textContent.includes('step 6 of 7')",
                            timeout=5000)
     page.evaluate("""() => { for (const key of ['ArrowLeft', 'ArrowLeft', 'Home', 'ArrowRight']) {

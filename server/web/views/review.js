@@ -3,7 +3,7 @@
 // Engine.Review (docs/review.md) with a progress bar, see the
 // win-probability graph and the flagged turns, each with the turn the
 // search preferred drawn on the table.
-import { useState, useEffect, useRef } from "../vendor/hooks.js";
+import { useState, useEffect, useLayoutEffect, useRef } from "../vendor/hooks.js";
 import { html } from "../html.js";
 import { call, stream, describe as errorText } from "../api.js";
 import { WinGraph, JUDGEMENTS } from "./graph.js";
@@ -156,8 +156,11 @@ export default function ReviewView({ path = "" }) {
 
   // Arrow keys step through the record (not while typing in a field). Each
   // key steps from the step as it is now, not as the last render saw it: keys
-  // pressed faster than the page draws each take their step.
-  useEffect(() => {
+  // pressed faster than the page draws each take their step. The listener is
+  // in place when the opened record is drawn (a layout effect, run with the
+  // render, where an effect waits for the next frame): a key pressed as soon
+  // as the record shows is not lost.
+  useLayoutEffect(() => {
     if (!record) return undefined;
     const last = record.steps.length;
     const onKey = (e) => {
