@@ -11,7 +11,9 @@ import re
 import urllib.parse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from test_web_couleurs_de_paris import samples as cdp_samples
 from web_helpers import assert_clean, serve
 
 
@@ -100,6 +102,44 @@ def test_a_read_that_fails_on_its_way_is_asked_again(page, served):
     page.fill("#notation-text", text.replace("day 1", "day 2"))
     page.wait_for_selector(".setup .error", timeout=15_000)
     assert page.inner_text(".setup .error").startswith("No answer: the server cannot be reached")
+
+
+@pytest.mark.parametrize("spec, edit", [
+    ("connect_four", lambda t: "# our game\n" + t),                   # steps (LegalActions)
+    ("couleurs_de_paris", lambda t: t + "# the table tonight\n"),      # a notation
+])
+def test_a_drawn_hint_stays_when_the_same_position_is_read_again(page, served, spec, edit):
+    """The turn a hint draws goes with its position: a text of the same position read again
+    (a comment added; the shortest form written) keeps it, a text of another position does
+    not. It was cleared by every read, and a hint that had stopped reporting never drew it
+    again."""
+    open_setup(page, served, spec)
+    if spec == "connect_four":
+        page.fill("#notation-text", "x in column 4\n")
+        page.wait_for_selector(".setup[data-synced='true'] .next-steps")
+    else:                           # the page's mid-game sample, a decision to hint
+        page.fill("#notation-text", cdp_samples()[2])
+        page.wait_for_timeout(300)
+        page.wait_for_selector(".setup[data-synced='true']")
+    page.click("section.hint button.ask")
+    drawn = "section.setup .table-frame ol.turn li, section.setup .table-frame ol.cdp-steps li"
+    page.wait_for_selector(drawn, timeout=30_000)
+    try:
+        page.click("section.hint button.stop", timeout=2_000)
+    except PlaywrightTimeout:
+        pass                        # settled already
+    page.wait_for_selector("section.hint:not([data-state='running'])")
+    before = page.locator(drawn).all_inner_texts()
+    text = page.input_value("#notation-text")
+    page.fill("#notation-text", edit(text))
+    page.wait_for_timeout(300)      # past the read's debounce (READ_DELAY_MS)
+    page.wait_for_selector(".setup[data-synced='true']")
+    assert page.locator(drawn).all_inner_texts() == before
+    page.fill("#notation-text", "x in column 3\n" if spec == "connect_four"
+              else text.replace("round 4", "round 5"))
+    page.wait_for_timeout(300)
+    page.wait_for_selector(".setup[data-synced='true']")
+    page.wait_for_selector(drawn, state="detached")     # another position: the hint is gone
 
 
 def test_start_from_the_initial_position_and_shortest_form(page, served):

@@ -114,7 +114,9 @@ export default function Setup({ path, games }) {
         if (mine !== seq.current) return;
         setError(null);
         setRefusals(a.refusals || []);
-        if (a.position) { setInfo(a.position); setTurn(null); }
+        // The drawn turn is the hint's (views/hint.js): it goes when the position read
+        // differs, not when a text of the same position is read again.
+        if (a.position) setInfo(a.position);
       } else {
         const steps = stepsOf(t);
         try {
@@ -127,7 +129,6 @@ export default function Setup({ path, games }) {
           setInfo(a.position);
           setReadSteps(steps);
           setActions(a.actions || []);
-          setTurn(null);
         } catch (e) {
           if (mine !== seq.current) return;
           const m = e.code === "invalid_argument" && STEP.exec(e.message);
