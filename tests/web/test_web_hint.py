@@ -45,15 +45,15 @@ def test_a_hint_ranks_whole_turns_draws_the_chosen_and_stops(request, slow, view
     assert "win " in first.inner_text() and "visits" in first.inner_text()
     assert first.locator("button").get_attribute("aria-pressed") == "true"
     # the best turn is drawn on the table
-    page.wait_for_function("() => document.querySelector('.table-frame .turn li').textContent"
-                           " === document.querySelector('.candidate .turn-text').textContent")
+    page.wait_for_function("() => document.querySelector('.table-frame .turn li')?.textContent"
+                           " === document.querySelector('.candidate .turn-text')?.textContent")
     assert page.get_attribute(".hint", "data-state") == "running"
-    page.wait_for_function("() => document.querySelector('.hint progress').value > 0")
+    page.wait_for_function("() => document.querySelector('.hint progress')?.value > 0")
     # choose the second: the table draws its turn
     second = page.locator(".candidate").nth(1)
     second.locator("button").click()
-    page.wait_for_function("() => document.querySelector('.table-frame .turn li').textContent"
-                           " === document.querySelectorAll('.candidate .turn-text')[1].textContent")
+    page.wait_for_function("() => document.querySelector('.table-frame .turn li')?.textContent"
+                           " === document.querySelectorAll('.candidate .turn-text')[1]?.textContent")
     shot(page, f"web-generic-hint-{'desktop' if viewport == 'page' else 'phone'}.png")
     page.click("button.stop")
     page.wait_for_selector(".hint[data-state='stopped']")

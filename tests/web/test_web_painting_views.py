@@ -263,7 +263,7 @@ def test_table_mode_on_van_gogh_takes_every_real_draw_from_the_person(page, web_
     assert record["match"]["chance"] == "CHANCE_SOURCE_TABLE"
     # the move list shows each draw (as "*draw") and the bot's moves; the page hears of the
     # bot's move from the match's event stream, after the server has it (read above)
-    page.wait_for_function("() => document.querySelector('.move-list').innerText"
+    page.wait_for_function("() => (document.querySelector('.move-list')?.innerText || '')"
                            ".includes('level(1)')")
     listed = page.locator(".move-list").inner_text()
     assert all(f"*{t}" in listed for t in entered) and "level(1)" in listed, listed

@@ -162,7 +162,7 @@ def test_table_mode_takes_each_real_draw_from_the_person(page, web_url):
     assert len(outcomes) == 6 and all("%" in o for o in outcomes), outcomes
     page.fill("#move-filter", "roll 4")
     page.press("#move-filter", "Enter")
-    page.wait_for_function("() => document.querySelector('.move-list').innerText.includes('*Roll 4')")
+    page.wait_for_function("() => (document.querySelector('.move-list')?.innerText || '').includes('*Roll 4')")
     record = rpc(web_url, "Matches", "GetMatch", {"matchId": match_id, "withRecord": True})
     steps = record["record"]["steps"]
     assert [s["text"] for s in steps[:2]] == ["roll", "Roll 4"]

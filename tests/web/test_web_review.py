@@ -291,7 +291,7 @@ def test_arrow_keys_pressed_quickly_each_take_a_step(page, web_url):
     page.evaluate("""() => { for (let i = 0; i < 6; i++) {
         window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
     } }""")
-    page.wait_for_function("() => document.querySelector('.review-view .where').textContent.includes('step 6 of 7')",
+    page.wait_for_function("() => (document.querySelector('.review-view .where')?.textContent || '').includes('step 6 of 7')",
                            timeout=5000)
     page.evaluate("""() => {
         const view = document.querySelector('.review-view');
@@ -306,14 +306,14 @@ def test_arrow_keys_pressed_quickly_each_take_a_step(page, web_url):
     if not page.is_visible("#record-text"):           # folded once a record is open
         page.click(".open-record summary")
     page.click(".open-record form button[type=submit]")        # the same record, opened again
-    page.wait_for_function("() => document.querySelector('.review-view .where').textContent.includes('step 3 of 7')",
+    page.wait_for_function("() => (document.querySelector('.review-view .where')?.textContent || '').includes('step 3 of 7')",
                            timeout=5000)
     for _ in range(3):
         page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => document.querySelector('.review-view .where').textContent.includes('step 6 of 7')",
+    page.wait_for_function("() => (document.querySelector('.review-view .where')?.textContent || '').includes('step 6 of 7')",
                            timeout=5000)
     page.evaluate("""() => { for (const key of ['ArrowLeft', 'ArrowLeft', 'Home', 'ArrowRight']) {
         window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
     } }""")
-    page.wait_for_function("() => document.querySelector('.review-view .where').textContent.includes('step 1 of 7')",
+    page.wait_for_function("() => (document.querySelector('.review-view .where')?.textContent || '').includes('step 1 of 7')",
                            timeout=5000)
