@@ -65,7 +65,7 @@ export async function call(service, method, request, { signal } = {}) {
 // retries (a newer text is being read); the last failure is thrown.
 const TRANSIENT = new Set(["unavailable", "resource_exhausted", "deadline_exceeded",
                            "http_502", "http_503", "http_504"]);
-export const RETRY_MS = [250, 1000, 3000];
+const RETRY_MS = [250, 1000, 3000];
 
 export async function callAgainOnFailure(service, method, request, live = () => true) {
   for (let attempt = 0; ; attempt++) {

@@ -111,7 +111,7 @@ export default function Setup({ path, games }) {
       if (hasNotation) {
         const a = await callAgainOnFailure("Engine", "ReadPosition",
                                            { notation: { game: spec, text: t } }, current);
-        if (mine !== seq.current) return;
+        if (!current()) return;
         setError(null);
         setRefusals(a.refusals || []);
         // The drawn turn is the hint's (views/hint.js): it goes when the position read
@@ -123,14 +123,14 @@ export default function Setup({ path, games }) {
           const a = await callAgainOnFailure("Engine", "LegalActions",
                                { position: { record: { game: spec, steps: steps.map((s) => ({ text: s.text })) } } },
                                current);
-          if (mine !== seq.current) return;
+          if (!current()) return;
           setError(null);
           setRefusals([]);
           setInfo(a.position);
           setReadSteps(steps);
           setActions(a.actions || []);
         } catch (e) {
-          if (mine !== seq.current) return;
+          if (!current()) return;
           const m = e.code === "invalid_argument" && STEP.exec(e.message);
           if (!m) throw e;
           const bad = steps[Number(m[1])];
@@ -140,9 +140,9 @@ export default function Setup({ path, games }) {
         }
       }
     } catch (e) {
-      if (mine === seq.current) setError(e);
+      if (current()) setError(e);
     } finally {
-      if (mine === seq.current) { setBusy(false); setReadText(t); }
+      if (current()) { setBusy(false); setReadText(t); }
     }
   }
 
