@@ -31,16 +31,16 @@ FEATURES = ("constant", "stars", "paintings", "nutrition", "cubes", "wilds", "pa
             "canvases left", "canvases held", "squares empty", "stars painted", "food painted",
             "stars x canvases left", "paintings x canvases left")
 KEEP = 0.05           # share of the decisions whose position is kept
+HOLD_OUT = 5          # every fifth game is held out
 LATE = 6              # "late": fewer canvases left than this
 
 
 def features(view) -> list[float]:
     st = view["studios"][0]
     fd = view["face_down"]
-    unseen = fd["unseen"] if isinstance(fd["unseen"], int) else len(fd["unseen"])
     # The canvases that can still be bought: the market and the face-down
     # canvases not set aside (RULINGS.md §32, §36).
-    left = unseen - fd["set_aside"] + sum(1 for m in view["market"] if m)
+    left = len(fd["unseen"]) - fd["set_aside"] + sum(1 for m in view["market"] if m)
     held = empty = stars_done = food_done = 0.0
     for cv in st["canvases"]:
         n = len(cv["cubes"])
@@ -87,10 +87,11 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=5000)
     ap.add_argument("--seed", type=int, default=2)
     args = ap.parse_args(argv)
-    if args.games < 10:
-        ap.error(f"--games must be at least 10 (every fifth game is held out), got {args.games}")
+    if args.games < 2 * HOLD_OUT:
+        ap.error(f"--games must be at least {2 * HOLD_OUT} (every {HOLD_OUT}th game is held "
+                 f"out), got {args.games}")
     x, y, g = positions(args.games, args.seed)
-    fit, test = g % 5 != 0, g % 5 == 0
+    fit, test = g % HOLD_OUT != 0, g % HOLD_OUT == 0
     late = x[:, FEATURES.index("canvases left")] < LATE
     print(f"{len(y)} positions of {args.games} policy games; final progress "
           f"mean {y.mean():.3f}, sd {y.std():.3f} (a star is 0.025)")
