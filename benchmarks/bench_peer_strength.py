@@ -26,6 +26,7 @@ import peer_match  # noqa: E402  (needs pyspiel)
 
 PLAIN_UCT = ("mcts(iterations=500,form=closed,rollout=random,uct_c=2,margin_weight=0,"
              "reuse=false,early_stop=false)")
+PLAIN_UCT_2000 = PLAIN_UCT.replace("iterations=500", "iterations=2000")
 
 # (id, game, Easel spec, OpenSpiel budget, seed): the README's rows.
 ROWS = [
@@ -33,6 +34,7 @@ ROWS = [
     ("vangogh-2000", "vangogh(players=2)", "mcts(iterations=2000)", "sims=2000", 602),
     ("vangogh-0.1s", "vangogh(players=2)", "mcts(time=0.1)", "time=0.1", 603),
     ("vangogh-plain-uct-500", "vangogh(players=2)", PLAIN_UCT, "sims=500", 604),
+    ("vangogh-plain-uct-2000", "vangogh(players=2)", PLAIN_UCT_2000, "sims=2000", 607),
     ("couleurs-500", "couleurs_de_paris(players=2)", "mcts(iterations=500)", "sims=500", 611),
     ("couleurs-2000", "couleurs_de_paris(players=2)", "mcts(iterations=2000)", "sims=2000", 612),
     ("couleurs-0.1s", "couleurs_de_paris(players=2)", "mcts(time=0.1)", "time=0.1", 613),
