@@ -277,6 +277,38 @@ def kept_records(path, tasks, implementation: str = "core") -> list[dict]:
     return [kept[i] for i in sorted(kept)]
 
 
+
+# How long a stopped run waits for its pool to wind down before it kills the
+# workers itself (seconds).
+POOL_STOP_SECONDS = 20.0
+
+
+def _stop_pool(pool, grace: float = POOL_STOP_SECONDS) -> None:
+    """End a pool whose games are no longer wanted (Ctrl-C, an SPRT
+    decision) without waiting for them. Pool.terminate can wait forever:
+    it kills the workers, and one killed while it was writing a result
+    leaves the result queue's lock held, so the pool's task thread never
+    gets to post its last message and terminate's join of it never returns
+    (seen as a 600 s hang of an interrupted run). So the ending runs in a
+    daemon thread; if it has not returned within `grace` seconds, the
+    workers are killed outright and the stuck pool threads (daemons) are
+    left behind, holding nothing the run needs: its finished games are
+    already taken."""
+    import threading
+
+    def wind_down():
+        pool.terminate()
+        pool.join()
+
+    stopper = threading.Thread(target=wind_down, name="arena-pool-stop", daemon=True)
+    stopper.start()
+    stopper.join(grace)
+    if stopper.is_alive():
+        for worker in list(getattr(pool, "_pool", ())):
+            if worker.is_alive():
+                worker.kill()
+
+
 def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int = 1,
               records_path=None, implementation: str = "core", progress: bool = False,
               on_record=None, sprt: dict | None = None, resume: bool = False) -> ArenaResult:
@@ -385,8 +417,7 @@ def run_arena(game_spec: str, specs, games: int = 100, seed: int = 0, jobs: int 
         pass
     finally:
         if pool is not None:
-            pool.terminate()
-            pool.join()
+            _stop_pool(pool)
         if bar is not None:
             bar.close()
         if out is not None:

@@ -609,3 +609,68 @@ def test_sprt_refuses_bad_setups(capsys):
     assert main(["arena", PIG, "--bots", "random", "greedy", "--sprt", "0", "5",
                  "--alpha", "0.9"]) == 2
     assert "alpha must be in (0, 0.5)" in capsys.readouterr().err
+
+
+def test_a_pool_whose_terminate_hangs_is_ended_by_killing_its_workers():
+    """Pool.terminate can wait forever on a result-queue lock that a killed
+    worker held (an interrupted run once hung 600 s in it): the arena's stop
+    gives it a grace period, then kills the workers itself and goes on."""
+    import threading
+    from easel.search.arena import _stop_pool
+
+    release = threading.Event()
+
+    class Worker:
+        def __init__(self):
+            self.killed = False
+
+        def is_alive(self):
+            return not self.killed
+
+        def kill(self):
+            self.killed = True
+
+    class StuckPool:
+        def __init__(self):
+            self._pool = [Worker(), Worker()]
+
+        def terminate(self):
+            release.wait()            # never set while the stop waits: the hang
+
+        def join(self):
+            pass
+
+    pool = StuckPool()
+    try:
+        _stop_pool(pool, grace=0.2)
+        assert all(w.killed for w in pool._pool)
+    finally:
+        release.set()
+
+
+def test_a_pool_that_ends_cleanly_is_not_killed():
+    from easel.search.arena import _stop_pool
+
+    class Worker:
+        killed = False
+
+        def is_alive(self):
+            return False
+
+        def kill(self):
+            self.killed = True
+
+    class Pool:
+        def __init__(self):
+            self._pool = [Worker()]
+            self.ended = False
+
+        def terminate(self):
+            self.ended = True
+
+        def join(self):
+            pass
+
+    pool = Pool()
+    _stop_pool(pool, grace=5.0)
+    assert pool.ended and not pool._pool[0].killed
