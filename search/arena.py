@@ -34,6 +34,7 @@ import math
 import os
 import random
 import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -277,7 +278,6 @@ def kept_records(path, tasks, implementation: str = "core") -> list[dict]:
     return [kept[i] for i in sorted(kept)]
 
 
-
 # How long a stopped run waits for its pool to wind down before it kills the
 # workers itself (seconds).
 POOL_STOP_SECONDS = 20.0
@@ -294,8 +294,6 @@ def _stop_pool(pool, grace: float = POOL_STOP_SECONDS) -> None:
     workers are killed outright and the stuck pool threads (daemons) are
     left behind, holding nothing the run needs: its finished games are
     already taken."""
-    import threading
-
     def wind_down():
         pool.terminate()
         pool.join()
