@@ -1,7 +1,10 @@
 """The tournament journal: an append-only JSON-lines file, the run's only state.
 
 Line 1 is the header: {"type": "header", "format": JOURNAL_FORMAT,
-"fingerprint", "config"}. Every further line is one event:
+"fingerprint", "config", "levels"}; "levels" holds the mcts spec each level
+bot stood for when the run began (game -> bot -> spec), since `level(N)`
+names a row of search/levels.py that a later build may change. Every
+further line is one event:
 
     block         a finished block: id, game, field, block, seed, games (records)
     worker_died   a block's worker died, hung past block_seconds or failed outside
@@ -48,12 +51,15 @@ class Journal:
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
 
     @classmethod
-    def create(cls, path, config: dict, fingerprint: str) -> "Journal":
+    def create(cls, path, config: dict, fingerprint: str,
+               levels: dict | None = None) -> "Journal":
         if os.path.exists(path):
             raise JournalError(f"{path} exists already: resume it, or choose another output "
                                "directory")
         header = {"type": "header", "format": JOURNAL_FORMAT, "fingerprint": fingerprint,
                   "config": config}
+        if levels:
+            header["levels"] = levels
         tmp = f"{path}.tmp"
         with open(tmp, "wb") as f:
             f.write(_dumps(header))

@@ -366,12 +366,58 @@ def open_run(cfg: TournamentConfig | None, out_dir, resume: bool):
         if cfg is not None and cfg.fingerprint() != stored.fingerprint():
             raise TournamentError(f"--resume {out_dir}: the journal belongs to another "
                                   "configuration (different games, bots, seed or rules)")
+        _check_levels(out_dir, journal.header.get("levels"), level_specs(stored))
         return stored, journal
     if cfg is None:
         raise TournamentError("a configuration file is needed to start a tournament")
     os.makedirs(out_dir, exist_ok=True)
-    journal = Journal.create(path, to_data(cfg), cfg.fingerprint())
+    journal = Journal.create(path, to_data(cfg), cfg.fingerprint(), level_specs(cfg))
     return cfg, journal
+
+
+def level_specs(cfg: TournamentConfig) -> dict:
+    """game -> bot -> the mcts spec each `level(N)` bot of `cfg` stands for in
+    this build (search/levels.py). The configuration's fingerprint covers the
+    text `level(5)`, not the table row it names, so the journal keeps the rows
+    too: a resume after a table changed would otherwise mix two bots' games
+    under one name."""
+    from easel import engine
+    from easel.search import levels
+    from easel.search.specs import level_mcts_args, parse_spec
+    out: dict = {}
+    for g in cfg.games:
+        game = None
+        for name, spec in cfg.bots.items():
+            parsed = parse_spec(spec)
+            if parsed.name != "level":
+                continue
+            try:
+                game = game or engine.load_game(g, cfg.implementation)
+                args = level_mcts_args(game, {k: v for k, v in parsed.args.items()
+                                              if k != "seed"})
+            except EaselError:      # no table for this game: its games forfeit, nothing to keep
+                continue
+            out.setdefault(g, {})[name] = levels.mcts_text(args)
+    return out
+
+
+def _check_levels(out_dir, journaled: dict | None, now: dict) -> None:
+    """Refuse a resume whose level bots now stand for other specs. A journal
+    from before the header kept them (no "levels") cannot be checked."""
+    if journaled is None:
+        return
+    if not isinstance(journaled, dict) or not all(isinstance(v, dict)
+                                                  for v in journaled.values()):
+        raise TournamentError(f"--resume {out_dir}: the journal header's \"levels\" is not "
+                              "a table of game -> bot -> spec")
+    for g in sorted(set(journaled) | set(now)):
+        for bot in sorted(set(journaled.get(g, {})) | set(now.get(g, {}))):
+            was, is_ = journaled.get(g, {}).get(bot), now.get(g, {}).get(bot)
+            if was != is_:
+                raise TournamentError(
+                    f"--resume {out_dir}: bot {bot!r} in {g} played {was} in this journal but "
+                    f"is {is_} in this build (search/levels.py changed); start the run afresh "
+                    "in a new directory")
 
 
 def run(cfg: TournamentConfig, journal: Journal, backend: str | None = None,

@@ -13,10 +13,14 @@ import subprocess
 import sys
 import time
 
+import pytest
 from tournament_helpers import read_results, to_toml, without_timing
 
+from easel.search import levels
+from easel.search.tournament import runner
 from easel.search.tournament.report import CSV_COLUMNS, PLOTS
 from easel.search.tournament.results import RESULTS_FORMAT
+from easel.search.tournament.runner import TournamentError
 from easel.server.cli import main
 
 
@@ -173,3 +177,28 @@ def test_cli_progress_line_and_summary(tmp_path):
                             "--report", "cli"], cwd=tmp_path, env=_env(), capture_output=True,
                            text=True, timeout=600)
     assert again.returncode == 0, again.stderr
+
+
+def test_resume_refuses_a_level_table_that_changed(run_tournament, monkeypatch):
+    """`level(N)` names a row of search/levels.py: the journal keeps the rows
+    its games played, and a resume under a changed table is refused by name."""
+    data = {"seed": 3, "games": ["pig(winscore=20)"],
+            "bots": {"low": "level(1)", "r": "random"},
+            "games_per_field": 2, "report": {"bootstrap": 0}}
+    _, out = run_tournament(data, report=False)
+    with open(os.path.join(out, "journal.jsonl")) as f:
+        header = json.loads(f.readline())
+    assert header["levels"] == {"pig(winscore=20)": {"low": "mcts(iterations=30,temperature=0.1)"}}
+    cfg, journal = runner.open_run(None, out, resume=True)      # the same table: resumes
+    journal.close()
+    monkeypatch.setitem(levels.TABLES, "pig", (levels.Level(40, 0.1),) + levels.TABLES["pig"][1:])
+    with pytest.raises(TournamentError) as e:
+        runner.open_run(None, out, resume=True)
+    assert ("'low' in pig(winscore=20) played mcts(iterations=30,temperature=0.1) in this "
+            "journal but is mcts(iterations=40,temperature=0.1)") in str(e.value)
+
+
+def test_level_check_skips_old_journals_and_refuses_a_bad_header():
+    runner._check_levels("d", None, {"pig": {"a": "mcts(iterations=30)"}})
+    with pytest.raises(TournamentError, match='"levels" is not a table'):
+        runner._check_levels("d", {"pig": ["x"]}, {})
