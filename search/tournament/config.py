@@ -3,8 +3,9 @@
     name = "van-gogh-3p"              # optional: a title for the report
     seed = 7                          # the master seed: every block seed derives from it
     games = ["vangogh(players=3)", "pig(players=3)"]
-    format = "round-robin"            # head-to-head | gauntlet | round-robin
+    format = "round-robin"            # head-to-head | gauntlet | round-robin | ladder
     challenger = "mcts"               # gauntlet: the bot that meets every field of others
+    reach = 3                         # ladder: fields span at most this many places of [bots]
     seating = "auto"                  # fields of 3-5: auto | all | balanced (tournament.schedule)
     games_per_field = 24              # rounded up to whole blocks
     implementation = "core"           # or "reference"
@@ -42,7 +43,11 @@
 Fields: for a game of n players, a field is n different bots that play each
 other. head-to-head takes exactly two bots (two-player games only);
 round-robin plays every set of n bots; gauntlet plays the challenger with
-every set of n-1 others. Every error names its key.
+every set of n-1 others; ladder plays every set of n bots that lie within
+`reach` places of each other in the [bots] table, weakest to strongest (a
+rating ladder: the games between near neighbours are the informative ones,
+and the strongest bots, the costly ones, meet only their neighbours). Every
+error names its key.
 """
 from __future__ import annotations
 
@@ -57,7 +62,7 @@ from easel.engine.errors import EaselError
 
 from .schedule import SEATINGS
 
-FORMATS = ("head-to-head", "gauntlet", "round-robin")
+FORMATS = ("head-to-head", "gauntlet", "round-robin", "ladder")
 BACKENDS = ("local", "ray")
 _NAME = re.compile(r"[A-Za-z0-9_.+-]{1,64}")
 
@@ -82,6 +87,7 @@ class TournamentConfig:
     name: str = "tournament"
     seed: int = 0
     challenger: str | None = None
+    reach: int | None = None
     seating: str = "auto"
     games_per_field: int = 12
     implementation: str = "core"
@@ -101,6 +107,8 @@ class TournamentConfig:
         d = asdict(self)
         for key in ("backend", "jobs", "address"):
             d.pop(key)
+        if d["reach"] is None:      # configurations from before `ladder` keep their fingerprints
+            d.pop("reach")
         return d
 
     def fingerprint(self) -> str:
@@ -108,7 +116,7 @@ class TournamentConfig:
         return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-_TOP = {"name", "seed", "games", "format", "challenger", "seating", "games_per_field",
+_TOP = {"name", "seed", "games", "format", "challenger", "reach", "seating", "games_per_field",
         "implementation", "bots", "fields", "sprt", "budgets", "faults", "run", "report"}
 _TABLES = {"fields": {"sample"}, "sprt": {"elo0", "elo1", "alpha", "beta"},
            "budgets": {"move_seconds", "block_seconds"},
@@ -240,6 +248,14 @@ def parse(data: dict) -> TournamentConfig:
                               f"({', '.join(bots)})")
     elif challenger is not None:
         raise ConfigError(f"challenger: only a gauntlet has a challenger (format is {fmt!r})")
+    reach = _get(data, "reach", "", int, None, lambda v: 1 <= v <= len(bots) - 1,
+                 f"in 1 .. {len(bots) - 1} (places between bots of [bots])")
+    if fmt == "ladder":
+        if reach is None:
+            raise ConfigError("reach: a ladder needs it: fields span at most this many places "
+                              "of [bots], e.g. reach = 3")
+    elif reach is not None:
+        raise ConfigError(f"reach: only a ladder has a reach (format is {fmt!r})")
     for i, game in enumerate(loaded):
         n = game.num_players()
         if fmt == "head-to-head":
@@ -251,6 +267,9 @@ def parse(data: dict) -> TournamentConfig:
         if len(bots) < n:
             raise ConfigError(f"bots: {game.spec!r} needs fields of {n} different bots, "
                               f"only {len(bots)} are configured")
+        if fmt == "ladder" and reach < n - 1:
+            raise ConfigError(f"reach: {game.spec!r} has fields of {n} bots, which span at "
+                              f"least {n - 1} places; got reach = {reach}")
 
     fields_t = data.get("fields", {})
     sample = _get(fields_t, "sample", "fields.", int, None, lambda v: v >= 1, "at least 1")
@@ -293,7 +312,7 @@ def parse(data: dict) -> TournamentConfig:
                      "in 0 .. 100000")
     return TournamentConfig(
         games=tuple(games), bots=bots, format=fmt, name=name.strip(), seed=seed,
-        challenger=challenger, seating=seating, games_per_field=per_field,
+        challenger=challenger, reach=reach, seating=seating, games_per_field=per_field,
         implementation=implementation, field_sample=sample, sprt=sprt,
         move_seconds=move_seconds, block_seconds=block_seconds, retries=retries,
         quarantine_after=quarantine, backend=backend, jobs=jobs, address=address,
@@ -310,6 +329,8 @@ def to_data(cfg: TournamentConfig) -> dict:
          "report": {"bootstrap": cfg.bootstrap}}
     if cfg.challenger is not None:
         d["challenger"] = cfg.challenger
+    if cfg.reach is not None:
+        d["reach"] = cfg.reach
     if cfg.field_sample is not None:
         d["fields"] = {"sample": cfg.field_sample}
     if cfg.sprt is not None:

@@ -1,6 +1,6 @@
 """The blocks of a tournament, in the order they are played.
 
-For each game: its fields (config: head-to-head, round-robin, gauntlet,
+For each game: its fields (config: head-to-head, round-robin, gauntlet, ladder,
 optionally a seeded sample), and for each field `ceil(games_per_field /
 block size)` blocks, each playing every seating of the fair design
 (tournament.schedule). Blocks are listed round by round (block 0 of every
@@ -31,6 +31,10 @@ def fields_of(cfg: TournamentConfig, game_spec: str, num_players: int) -> list[t
         others = [b for b in names if b != cfg.challenger]
         fields = [(cfg.challenger,) + rest
                   for rest in itertools.combinations(others, num_players - 1)]
+    elif cfg.format == "ladder":            # neighbours: a field spans at most `reach` places
+        fields = [tuple(names[i] for i in idx)
+                  for idx in itertools.combinations(range(len(names)), num_players)
+                  if idx[-1] - idx[0] <= cfg.reach]
     else:
         fields = list(itertools.combinations(names, num_players))
     if cfg.field_sample is not None and cfg.field_sample < len(fields):

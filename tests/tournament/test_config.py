@@ -59,6 +59,14 @@ def test_run_settings_do_not_change_the_fingerprint():
     (with_(format="gauntlet"), "challenger: a gauntlet needs"),
     (with_(format="gauntlet", challenger="z"), "challenger: 'z' is not one of the bots"),
     (with_(challenger="a"), "challenger: only a gauntlet"),
+    (with_(format="ladder"), "reach: a ladder needs it"),
+    (with_(format="ladder", reach=0), "reach: must be in 1 .. 1"),
+    (with_(format="ladder", reach=2), "reach: must be in 1 .. 1"),
+    (with_(format="ladder", reach=True), "reach: must be an integer"),
+    (with_(reach=1), "reach: only a ladder has a reach (format is 'round-robin')"),
+    (with_(format="ladder", reach=1, games=["pig(players=3)"],
+           bots={"a": "random", "b": "random", "c": "random"}),
+     "reach: 'pig(players=3)' has fields of 3 bots, which span at least 2 places"),
     (with_(format="head-to-head", games=["pig(players=3)"]), "games[0]: head-to-head plays"),
     (with_(format="head-to-head", bots={"a": "random", "b": "random", "c": "random"}),
      "bots: head-to-head takes exactly two bots"),
@@ -122,3 +130,23 @@ def test_the_example_configurations_load():
     for path in paths:
         cfg = load(path)
         assert cfg.games and len(cfg.bots) >= 2
+
+
+def test_a_ladder_plays_the_neighbours_within_its_reach():
+    from easel.search.tournament.plan import fields_of, plan
+    names = {f"b{i}": "random" for i in range(6)}
+    cfg = parse(with_(format="ladder", reach=2, bots=names, games_per_field=2))
+    assert fields_of(cfg, "connect_four", 2) == [
+        ("b0", "b1"), ("b0", "b2"), ("b1", "b2"), ("b1", "b3"), ("b2", "b3"), ("b2", "b4"),
+        ("b3", "b4"), ("b3", "b5"), ("b4", "b5")]
+    assert fields_of(cfg, "pig(players=3)", 3) == [
+        ("b0", "b1", "b2"), ("b1", "b2", "b3"), ("b2", "b3", "b4"), ("b3", "b4", "b5")]
+    assert parse(to_data(cfg)) == cfg and cfg.fingerprint() == parse(to_data(cfg)).fingerprint()
+    # a pair the ladder shares with the round-robin plays the same seeds
+    rr = parse(with_(bots=names, games_per_field=2))
+    seeds = {t.id: t.seed for t in plan(rr)}
+    assert all(seeds[t.id] == t.seed for t in plan(cfg))
+    # the whole reach is a round-robin; a configuration without reach keeps its fingerprint
+    full = parse(with_(format="ladder", reach=5, bots=names, games_per_field=2))
+    assert {t.id for t in plan(full)} == set(seeds)
+    assert "reach" not in rr.rules()

@@ -202,3 +202,18 @@ def test_level_check_skips_old_journals_and_refuses_a_bad_header():
     runner._check_levels("d", None, {"pig": {"a": "mcts(iterations=30)"}})
     with pytest.raises(TournamentError, match='"levels" is not a table'):
         runner._check_levels("d", {"pig": ["x"]}, {})
+
+
+def test_a_ladder_tournament_rates_every_bot_from_neighbour_games(run_tournament):
+    data = {"seed": 8, "games": ["connect_four"], "format": "ladder", "reach": 1,
+            "bots": {"r": "random", "g": "greedy(budget=20)", "h": "heuristic",
+                     "m": "mcts(iterations=60)"},
+            "games_per_field": 4, "report": {"bootstrap": 20}}
+    res, out = run_tournament(data)
+    assert res["progress"]["blocks_planned"] == 3 * 2 and res["progress"]["complete"]
+    assert {r["bot"] for r in res["ratings"]["overall"]} == {"r", "g", "h", "m"}
+    h2h = res["head_to_head"]
+    games = dict(zip(h2h["bots"], h2h["games"]))
+    assert games["r"] == [0, 4, 0, 0] and games["g"] == [4, 0, 4, 0]
+    html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
+    assert "ladder" in html
