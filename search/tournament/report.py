@@ -299,11 +299,12 @@ def render(res: dict) -> str:
              f"name='viewport' content='width=device-width, initial-scale=1'><title>"
              f"{e(res['name'])}</title><style>{_STYLE}</style></head><body>"]
     p = res["progress"]
+    reach = f" (reach {int(res['config']['reach'])})" if res["config"].get("reach") else ""
     parts.append(f"<h1>{e(res['name'])}</h1><p>{p['games']} games in {p['blocks_counted']} "
                  f"counted blocks of {p['blocks_planned']} planned "
                  f"({'complete' if p['complete'] else 'not complete'}); games: "
                  f"{e(', '.join(res['config']['games']))}; format "
-                 f"{e(res['config']['format'])}; seed {res['config']['seed']}; "
+                 f"{e(res['config']['format'])}{reach}; seed {res['config']['seed']}; "
                  f"fingerprint {e(res['fingerprint'])}.</p>")
     for pid in PLOTS:
         parts.append(f"<h2>{_TITLES[pid]}</h2>")

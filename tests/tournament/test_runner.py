@@ -216,4 +216,4 @@ def test_a_ladder_tournament_rates_every_bot_from_neighbour_games(run_tournament
     games = dict(zip(h2h["bots"], h2h["games"]))
     assert games["r"] == [0, 4, 0, 0] and games["g"] == [4, 0, 4, 0]
     html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
-    assert "ladder" in html
+    assert "format ladder (reach 1)" in html
