@@ -65,7 +65,12 @@ def test_every_level_loads_for_every_game_and_player_count(name):
         assert bot.temperature == args.get("temperature", 0.0)
         assert bot.options == make_bot(specs[n - 1], game).options   # the game's own search
         budgets.append((bot.iterations, -bot.temperature))
-    assert budgets == sorted(budgets) and len(set(budgets)) == 10   # each level gives more
+    # Each level gives more of something: reads more or misjudges less (a
+    # level that read no more and misjudged no less could not be stronger;
+    # Starving Artists trades budget for temperature between levels 5 and 6).
+    for n, ((it0, t0), (it1, t1)) in enumerate(zip(budgets, budgets[1:]), start=1):
+        assert it1 > it0 or t1 > t0, f"level {n + 1} gives nothing level {n} lacks"
+    assert len(set(budgets)) == 10
 
 
 def _play(game, specs, seed):
