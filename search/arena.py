@@ -166,9 +166,30 @@ def play_game(task: GameTask) -> dict:
 
 
 def _seat_entries(task: GameTask) -> list[dict]:
-    """A record's "seats": who sat where, with which spec and seed."""
-    return [{"seat": s, "bot": b, "spec": spec, "seed": seed}
-            for s, (b, spec, seed) in enumerate(task.seats)]
+    """A record's "seats": who sat where, with which spec and seed; a
+    `level(N)` seat also keeps the mcts spec it stood for ("plays"), since
+    the text names a row of search/levels.py that a later build may change
+    (a resume then refuses rather than mixing two bots' games)."""
+    out = []
+    for s, (b, spec, seed) in enumerate(task.seats):
+        entry = {"seat": s, "bot": b, "spec": spec, "seed": seed}
+        plays = _level_plays(task.game, task.implementation, spec)
+        if plays is not None:
+            entry["plays"] = plays
+        out.append(entry)
+    return out
+
+
+@lru_cache(maxsize=256)
+def _level_plays(game: str, implementation: str, spec: str) -> str | None:
+    """The mcts spec a `level(N)` spec stands for in this build, else None."""
+    from . import levels
+    from .specs import level_mcts_args
+    parsed = parse_spec(spec)
+    if parsed.name != "level":
+        return None
+    args = {k: v for k, v in parsed.args.items() if k != "seed"}
+    return levels.mcts_text(level_mcts_args(_game(game, implementation), args))
 
 
 def _play_safely(task: GameTask, form: str | None = None):
@@ -261,13 +282,23 @@ def kept_records(path, tasks, implementation: str = "core") -> list[dict]:
         if task is None:
             raise ArenaError(f"{where}: game index {index!r} is not a game of this run "
                              f"(0 to {len(tasks) - 1}); resume with the same --games")
+        seats = _seat_entries(task)
         expected = {"game": task.game, "block": task.block, "block_seed": task.block_seed,
-                    "rotation": task.rotation, "seats": _seat_entries(task)}
-        differ = [k for k, v in expected.items() if rec.get(k) != v]
+                    "rotation": task.rotation,
+                    "seats": [{k: v for k, v in e.items() if k != "plays"} for e in seats]}
+        got = dict(rec, seats=[{k: v for k, v in e.items() if k != "plays"}
+                               if isinstance(e, dict) else e for e in rec.get("seats") or []])
+        differ = [k for k, v in expected.items() if got.get(k) != v]
         if differ:
             raise ArenaError(f"{where}: game {index} was played with another "
                              f"{', '.join(differ)} than this run's; resume with the same game, "
                              f"bots and --seed")
+        for seat, entry in zip(rec["seats"], seats):
+            # a record from before "plays" was kept cannot be checked
+            if "plays" in seat and seat["plays"] != entry.get("plays"):
+                raise ArenaError(f"{where}: seat {entry['seat']} {entry['spec']} played "
+                                 f"{seat['plays']} there but is {entry.get('plays')} in this "
+                                 "build (search/levels.py changed); start a new records file")
         if index in kept:
             raise ArenaError(f"{where}: game {index} is in the file twice")
         try:

@@ -175,8 +175,8 @@ _BY_FIELD = {f[0]: f for f in _FIELDS if isinstance(f, tuple)}
 # A seat's fields: the header's suffix after "Seat0". A seat's "bot" is the
 # arena's bot number (an int) or the tournament's bot name (a string).
 _SEAT_FIELDS = [("spec", "", "text"), ("bot", "Bot", "int"), ("bot", "Name", "text"),
-                ("seed", "Seed", "int"), ("kind", "Kind", "text")]
-_SEAT_ORDER = ["seat", "bot", "spec", "seed", "kind"]
+                ("seed", "Seed", "int"), ("kind", "Kind", "text"), ("plays", "Plays", "text")]
+_SEAT_ORDER = ["seat", "bot", "spec", "seed", "kind", "plays"]
 _FAULT_FIELDS = [("seat", "Seat", "int"), ("bot", "Bot", "text"), ("reason", "Reason", "text"),
                  ("detail", "Detail", "text"), ("step", "Step", "int")]
 # Fields the notation holds in its own way, never as a JSON header.
@@ -184,7 +184,7 @@ _OWN = {"format", "steps", "comments"}
 
 _HEADER = re.compile(r'\[([A-Za-z][A-Za-z0-9_.]{0,63})[ \t]+"((?:[^"\\]|\\["\\])*)"\]')
 _JSON_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
-_SEAT_HEADER = re.compile(r"Seat(\d{1,2})(Bot|Name|Seed|Kind|)")
+_SEAT_HEADER = re.compile(r"Seat(\d{1,2})(Bot|Name|Seed|Kind|Plays|)")
 _SEAT_JSON = re.compile(r"seat(\d{1,2})\.([a-z][a-z0-9_]{0,63})")
 _FAULT_HEADER = re.compile(r"Fault(Seat|Bot|Reason|Detail|Step)")
 

@@ -674,3 +674,23 @@ def test_a_pool_that_ends_cleanly_is_not_killed():
     pool = Pool()
     _stop_pool(pool, grace=5.0)
     assert pool.ended and not pool._pool[0].killed
+
+
+@pytest.mark.parametrize("name", ["r.jsonl", "r.egn"])
+def test_resume_refuses_level_games_of_a_changed_table(tmp_path, monkeypatch, name):
+    """A `level(N)` seat keeps the mcts spec it stood for, in both record
+    forms; a resume after search/levels.py changed that row is refused."""
+    from easel.search import arena, levels
+    path = tmp_path / name
+    run_arena(PIG, ["level(1)", "random"], games=2, seed=3, records_path=str(path))
+    again = run_arena(PIG, ["level(1)", "random"], games=4, seed=3, records_path=str(path),
+                      resume=True)
+    assert again.summary["resumed_games"] == 2
+    monkeypatch.setitem(levels.TABLES, "pig", (levels.Level(40, 0.1),) + levels.TABLES["pig"][1:])
+    arena._level_plays.cache_clear()
+    with pytest.raises(ArenaError, match=re.escape(
+            "seat 0 level(1) played mcts(iterations=30,temperature=0.1) there but is "
+            "mcts(iterations=40,temperature=0.1) in this build")):
+        run_arena(PIG, ["level(1)", "random"], games=6, seed=3, records_path=str(path),
+                  resume=True)
+    arena._level_plays.cache_clear()
