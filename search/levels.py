@@ -10,6 +10,11 @@ blunders:
   first actions that got at least a tenth of the most visited one's visits,
   with probability proportional to exp(value / T) (MCTSBot._choose): a
   move that looked nearly as good, as a person who misjudges plays it.
+  The search's early stop applies at every level, temperature or not: it
+  ends once the most visited move can no longer be overtaken, so a level's
+  iterations are its most, and the draw is among the moves as visited then
+  (docs/strength.md, "Starving Artists: its own ladder", on what that does
+  to a temperature).
 
 Budgets are iterations, not seconds, so that a level plays the same games
 from the same seed on any machine and under any load. Level 10 is the
