@@ -46,7 +46,7 @@ from .bots import player_scores
 from . import egn
 from .recordfiles import EGN, RecordWriter, name_format, read_records, write_atomically
 from .records import RECORD_FORMAT, RecordError, today, validate_record
-from .specs import make_bot, parse_spec
+from .specs import level_plays, make_bot, parse_spec
 from .stats import head_score, sprt as sprt_test, summarize
 
 ARENA_FORMAT = "easel-arena-v1"
@@ -182,14 +182,13 @@ def _seat_entries(task: GameTask) -> list[dict]:
 
 @lru_cache(maxsize=256)
 def _level_plays(game: str, implementation: str, spec: str) -> str | None:
-    """The mcts spec a `level(N)` spec stands for in this build, else None."""
-    from . import levels
-    from .specs import level_mcts_args
-    parsed = parse_spec(spec)
-    if parsed.name != "level":
-        return None
-    args = {k: v for k, v in parsed.args.items() if k != "seed"}
-    return levels.mcts_text(level_mcts_args(_game(game, implementation), args))
+    return level_plays(spec, _game(game, implementation))
+
+
+def _without_plays(seats) -> list:
+    """A record's seats as the plan compares them ("plays" is checked apart)."""
+    return [{k: v for k, v in e.items() if k != "plays"} if isinstance(e, dict) else e
+            for e in seats or []]
 
 
 def _play_safely(task: GameTask, form: str | None = None):
@@ -284,10 +283,8 @@ def kept_records(path, tasks, implementation: str = "core") -> list[dict]:
                              f"(0 to {len(tasks) - 1}); resume with the same --games")
         seats = _seat_entries(task)
         expected = {"game": task.game, "block": task.block, "block_seed": task.block_seed,
-                    "rotation": task.rotation,
-                    "seats": [{k: v for k, v in e.items() if k != "plays"} for e in seats]}
-        got = dict(rec, seats=[{k: v for k, v in e.items() if k != "plays"}
-                               if isinstance(e, dict) else e for e in rec.get("seats") or []])
+                    "rotation": task.rotation, "seats": _without_plays(seats)}
+        got = dict(rec, seats=_without_plays(rec.get("seats")))
         differ = [k for k, v in expected.items() if got.get(k) != v]
         if differ:
             raise ArenaError(f"{where}: game {index} was played with another "

@@ -148,6 +148,19 @@ def level_mcts_args(game, args: dict) -> dict:
         raise BotSpecError(str(e)) from None
 
 
+def level_plays(spec: str, game) -> str | None:
+    """The mcts spec text a `level(N)` spec stands for in `game` in this
+    build (its seed left out), or None for any other kind of spec. Run
+    records and journals keep it, since the text names a row of
+    search/levels.py that a later build may change."""
+    from . import levels
+    parsed = parse_spec(spec)
+    if parsed.name != "level":
+        return None
+    args = {k: v for k, v in parsed.args.items() if k != "seed"}
+    return levels.mcts_text(level_mcts_args(game, args))
+
+
 def _mcts(game, args, max_nodes: int | None = None, what: str = "mcts"):
     try:
         from easel.search.mcts_bot import MCTSBot

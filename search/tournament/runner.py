@@ -382,22 +382,19 @@ def level_specs(cfg: TournamentConfig) -> dict:
     too: a resume after a table changed would otherwise mix two bots' games
     under one name."""
     from easel import engine
-    from easel.search import levels
-    from easel.search.specs import level_mcts_args, parse_spec
+    from easel.search.specs import level_plays, parse_spec
     out: dict = {}
+    if not any(parse_spec(spec).name == "level" for spec in cfg.bots.values()):
+        return out
     for g in cfg.games:
-        game = None
+        game = engine.load_game(g, cfg.implementation)
         for name, spec in cfg.bots.items():
-            parsed = parse_spec(spec)
-            if parsed.name != "level":
-                continue
             try:
-                game = game or engine.load_game(g, cfg.implementation)
-                args = level_mcts_args(game, {k: v for k, v in parsed.args.items()
-                                              if k != "seed"})
+                plays = level_plays(spec, game)
             except EaselError:      # no table for this game: its games forfeit, nothing to keep
                 continue
-            out.setdefault(g, {})[name] = levels.mcts_text(args)
+            if plays is not None:
+                out.setdefault(g, {})[name] = plays
     return out
 
 
