@@ -89,8 +89,18 @@ TABLES: dict = {
     # T=0.005 lost 258 Elo to the same budget at T=0). So its middle levels
     # are temperatures and small budgets, each step measured head to head in
     # docs/strength.md ("Starving Artists: its own ladder").
+    # Above 220 iterations its steps are small and few (400 against 220
+    # read +56, 1,000 against 400 +92, 10,000 against 1,000 +78), and
+    # 45,000 did not beat 10,000 (the 2-player rating table), so 10,000 is
+    # no rung of its own: level 9 is 1,000 and level 10 the 2 s search.
     "starving_artists": _ladder((30, 0.1), (45, 0.075), (80, 0.05), (130, 0.02),
-                                (220, 0.005), 100, 220, 1000, 10_000, 45_000),
+                                (220, 0.005), 100, 220, 400, 1000, 45_000),
+    # Solo keeps 10,000 as level 9: alone, budget keeps paying (each
+    # quadrupling from 500 to 8,000 iterations added half a star to a star
+    # a game, and 45,000 won 8 of 27 worlds to 2,000's 2;
+    # docs/starving-artists-solo.md).
+    ("starving_artists", 1): _ladder((30, 0.1), (45, 0.075), (80, 0.05), (130, 0.02),
+                                     (220, 0.005), 100, 220, 1000, 10_000, 45_000),
     "connect_four": _ladder(*_LOW, 50_000, 900_000),
     "pig": _ladder(*_LOW, 45_000, 700_000),
 }
@@ -137,6 +147,7 @@ def markdown() -> str:
         out.append(f"| {i + 1} | " + " | ".join(f"`{mcts_text(TABLES[n][i].args())}`"
                                                 for n in names) + " |")
     for key in sorted(k for k in TABLES if not isinstance(k, str)):
-        out.append(f"\n{key[0]} with {key[1]} players has its own table: "
+        who = "solo" if key[1] == 1 else f"with {key[1]} players"
+        out.append(f"\n`{key[0]}` {who} has its own table: "
                    + ", ".join(f"`{mcts_text(lv.args())}`" for lv in TABLES[key]) + ".")
     return "\n".join(out) + "\n"

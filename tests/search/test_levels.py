@@ -73,6 +73,17 @@ def test_every_level_loads_for_every_game_and_player_count(name):
     assert len(set(budgets)) == 10
 
 
+def test_a_player_count_with_its_own_table_gets_it_and_the_others_the_games():
+    # Solo Starving Artists keeps 10,000 iterations as level 9, where budget
+    # keeps paying; with 2-4 players level 9 is 1,000 (docs/strength.md).
+    solo, two, four = (engine.load_game(f"starving_artists(players={n})") for n in (1, 2, 4))
+    assert levels.level_args(solo, 9) == {"iterations": 10_000}
+    assert levels.level_args(two, 9) == levels.level_args(four, 9) == {"iterations": 1000}
+    assert levels.table(two) is levels.TABLES["starving_artists"]
+    assert levels.table(solo) is levels.TABLES[("starving_artists", 1)]
+    assert levels.level_args(solo, 10) == levels.level_args(two, 10) == {"iterations": 45_000}
+
+
 def _play(game, specs, seed):
     """A whole game between the specs (seat i plays specs[i]): every move
     checked legal. Returns the final state."""
