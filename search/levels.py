@@ -86,7 +86,8 @@ TABLES: dict = {
     # Van Gogh's shape, the first step +330, 2,500 to 8,000 +237), so its
     # ladder starts a rung higher and puts 4,500 between 2,500 and 8,000.
     # Head to head: 45 iterations at T=0.075 over 30 at T=0.1 +127, and
-    # 80 at T=0.05 over it +191; 1,000 over 560 +89 (docs/strength.md).
+    # 80 at T=0.05 over it +191; 1,000 over 560 +89; 4,500 over 2,500 +108
+    # (docs/strength.md).
     "couleurs_de_paris": _ladder(*_LOW[1:], 4_500, 8_000, 37_000),
     # Starving Artists has its own shape: past about 200 iterations its
     # budget buys little until 10,000 (1,000 against 350 read +21 Elo, 350
