@@ -73,6 +73,9 @@ def _ladder(*rungs) -> tuple[Level, ...]:
 # significant; at 2,500 the head-to-heads read +100 and +78, both significant.
 _LOW = ((30, 0.1), (80, 0.05), (130, 0.02), 220, 350, 560, 1000, 2500)
 
+# Starving Artists' levels 1-7 (every player count): see TABLES.
+_SA_LOW = ((30, 0.1), (45, 0.075), (80, 0.05), (130, 0.02), (220, 0.005), 100, 220)
+
 # Game name (or (name, players) where a player count needs its own) -> the
 # ten levels, weakest first. Level 10: the iterations the default search
 # runs in about 2 s of one core (CPU time: `python benchmarks/bench_levels.py
@@ -90,23 +93,20 @@ TABLES: dict = {
     # (docs/strength.md).
     "couleurs_de_paris": _ladder(*_LOW[1:], 4_500, 8_000, 37_000),
     # Starving Artists has its own shape: past about 200 iterations its
-    # budget buys little until 10,000 (1,000 against 350 read +21 Elo, 350
-    # against 280 +28), while any temperature costs much (220 iterations at
-    # T=0.005 lost 258 Elo to the same budget at T=0). So its middle levels
-    # are temperatures and small budgets, each step measured head to head in
-    # docs/strength.md ("Starving Artists: its own ladder").
-    # Above 220 iterations its steps are small and few (400 against 220
-    # read +56, 1,000 against 400 +92, 10,000 against 1,000 +78), and
-    # 45,000 did not beat 10,000 (the 2-player rating table), so 10,000 is
-    # no rung of its own: level 9 is 1,000 and level 10 the 2 s search.
-    "starving_artists": _ladder((30, 0.1), (45, 0.075), (80, 0.05), (130, 0.02),
-                                (220, 0.005), 100, 220, 400, 1000, 45_000),
+    # budget buys little (400 against 220 read +56 Elo, 1,000 against 400
+    # +92, 10,000 against 1,000 +78), while any temperature costs much (220
+    # iterations at T=0.005 lost 258 Elo to the same budget at T=0). So its
+    # low and middle levels are temperatures and small budgets, and since
+    # 45,000 did not beat 10,000 (the 2-player rating table), 10,000 is no
+    # rung of its own: level 9 is 1,000 and level 10 the 2 s search. Each
+    # step is measured head to head in docs/strength.md ("Starving Artists:
+    # its own ladder").
+    "starving_artists": _ladder(*_SA_LOW, 400, 1000, 45_000),
     # Solo keeps 10,000 as level 9: alone, budget keeps paying (each
     # quadrupling from 500 to 8,000 iterations added half a star to a star
     # a game, and 45,000 won 8 of 27 worlds to 2,000's 2;
     # docs/starving-artists-solo.md).
-    ("starving_artists", 1): _ladder((30, 0.1), (45, 0.075), (80, 0.05), (130, 0.02),
-                                     (220, 0.005), 100, 220, 1000, 10_000, 45_000),
+    ("starving_artists", 1): _ladder(*_SA_LOW, 1000, 10_000, 45_000),
     "connect_four": _ladder(*_LOW, 50_000, 900_000),
     "pig": _ladder(*_LOW, 45_000, 700_000),
 }
