@@ -102,11 +102,17 @@ def steps(res: dict, game: str) -> list[str]:
             mean, low, high = sc["mean"], sc["low"], sc["high"]
             los = p.get("los")
             if flip:
-                mean, low, high = 1 - mean, 1 - high, 1 - low
+                mean = 1 - mean
+                low, high = (None, None) if low is None else (1 - high, 1 - low)
                 los = None if los is None else 1 - los
-            line += (f"; head-to-head {mean:.3f} [{low:.3f}, {high:.3f}] over {p['games']} games"
+            # A pair of one block (a partly played run) has no interval:
+            # the report's interval is over blocks.
+            interval = "" if low is None else f" [{low:.3f}, {high:.3f}]"
+            line += (f"; head-to-head {mean:.3f}{interval} over {p['games']} games"
                      + ("" if los is None else f", LOS {100 * los:.1f}%"))
-            if low <= 0.5:
+            if low is None:
+                marks.append("one block, no interval")
+            elif low <= 0.5:
                 marks.append("not significant")
         else:
             marks.append("did not meet")

@@ -65,3 +65,16 @@ def test_a_run_without_results_is_refused_by_name(tmp_path):
         level_table.main([str(tmp_path)])
     assert "results.json not found" in str(e.value)
     assert os.fspath(tmp_path) in str(e.value)
+
+
+def test_a_pair_of_one_block_has_no_interval_and_says_so():
+    # A run read part way: the report gives a pair of one duplicate block
+    # a mean and no interval (its interval is over blocks).
+    res = {"config": {"bots": {"a": "level(1)", "b": "level(2)"}, "games": ["g"]},
+           "ratings": {"overall": [{"bot": "a", "elo": -5.0, "games": 2},
+                                   {"bot": "b", "elo": 10.0, "games": 2}]},
+           "pairs": [{"game": "g", "bots": ["a", "b"], "games": 2, "los": None,
+                      "score": {"mean": 0.25, "low": None, "high": None}}]}
+    assert level_table.steps(res, "g") == [
+        "level 2 over level 1: +15 Elo; head-to-head 0.750 over 2 games"
+        "  (one block, no interval)"]
