@@ -20,7 +20,10 @@ penalized likelihood with SciPy's L-BFGS. Ratings are shown with mean 0 over
 the rated bots. Intervals: 95% percentile bootstrap over blocks (blocks are
 independent, the games within one are not): the blocks are resampled with
 replacement and the model refitted, from a seed, so the same journal gives
-the same intervals.
+the same intervals. A resample that holds none of a bot's games gives it no
+draw, and each resample is centred on the bots it holds: a bot met in few
+blocks (the ends of a ladder) is rated from the resamples that saw it,
+never pulled to the prior's mean by those that did not.
 
 choix (a maintained library of Luce-model fitters) has no seat term and no
 ties; the tests check that this fitter, with the seat term off and no
@@ -150,6 +153,7 @@ def rate(data, names, n_blocks: int, bootstrap: int = 200, seed: int = 0,
     if len(rated) == 0:
         return {"bots": [], "seats": {}, "difference": None}
     theta, gammas, x = fit(data, k, seat_term=seat_term)
+    point = theta - theta[rated].mean()
     draws_t, draws_g = [], []
     if bootstrap and n_blocks >= 2:
         rng = np.random.default_rng(seed)
@@ -157,11 +161,23 @@ def rate(data, names, n_blocks: int, bootstrap: int = 200, seed: int = 0,
             counts = np.bincount(rng.integers(0, n_blocks, n_blocks), minlength=n_blocks)
             weights = [counts[d.block].astype(float) for d in data]
             t, g, _ = fit(data, k, weights=weights, seat_term=seat_term, start=x)
-            draws_t.append(t - t[rated].mean())
+            # A resample that drew none of a bot's blocks (a ladder's end
+            # bots play in few) says nothing of it: its theta there is the
+            # prior's. It gets no draw (NaN), and the resample is centred on
+            # the bots it holds, at their point ratings' mean, so that the
+            # absent bot's prior value does not shift the others either.
+            games_in = np.zeros(k)
+            for d, w in zip(data, weights):
+                games_in += np.bincount(d.bots.ravel(), weights=np.repeat(w, d.seats),
+                                        minlength=k)
+            held = rated[games_in[rated] > 0]
+            t = t - t[held].mean() + point[held].mean()
+            t[games_in == 0] = np.nan
+            draws_t.append(t)
             draws_g.append(g)
-    point = theta - theta[rated].mean()
 
     def span(samples):
+        samples = [v for v in samples if not np.isnan(v)]
         if not samples:
             return None, None
         lo, hi = np.percentile(np.array(samples), [2.5, 97.5])

@@ -92,3 +92,57 @@ def test_a_bot_that_won_everything_has_a_finite_rating():
     res = rate([d], names, blocks, bootstrap=10)
     top = res["bots"][0]
     assert top["bot"] == "0" and 0 < top["elo"] < 1000
+
+
+def test_a_bot_missing_from_a_resample_does_not_drag_its_interval_to_the_mean():
+    # Bots 0-2 meet in eight blocks; bot 3, much the strongest, plays bot 2
+    # in one block of nine, so about a third of the resamples hold none of
+    # its games. Such a resample says nothing of it (its rating there is the
+    # prior's, the mean), and an interval that counted it would reach down to
+    # the mean (search/tournament/ratings.py, the module's note on intervals).
+    rng = np.random.default_rng(5)
+    strength = {"0": -0.5, "1": 0.0, "2": 0.5, "3": 2.0}
+    games = []
+
+    def play(block, a, b):
+        p_a = 1.0 / (1.0 + np.exp(strength[b] - strength[a]))
+        a_wins = rng.random() < p_a
+        seats = [a, b] if len(games) % 2 == 0 else [b, a]
+        places = [1, 2] if (a_wins == (seats[0] == a)) else [2, 1]
+        games.append((block, seats, places))
+    for block in range(8):
+        for _ in range(8):
+            play(block, "0", "1"), play(block, "1", "2"), play(block, "0", "2")
+    for _ in range(20):
+        play(8, "2", "3")
+    d, names, blocks = data_of(games, 4)
+    res = rate([d], names, blocks, bootstrap=200, seed=4)
+    by_bot = {r["bot"]: r for r in res["bots"]}
+    top = by_bot["3"]
+    assert top["elo"] > 150, top
+    for r in res["bots"]:
+        assert r["low"] <= r["elo"] <= r["high"], r
+    assert top["low"] > 100, top
+    diff = res["difference"]("3", "2")
+    assert diff["low"] <= diff["elo"] <= diff["high"] and diff["low"] > 50, diff
+
+
+def test_intervals_are_unchanged_when_every_bot_is_in_every_resample():
+    # The re-centring on the bots a resample holds is the plain one when it
+    # holds them all: a round-robin's intervals come out as before.
+    k = 4
+    games = simulate(k, 4, 400, np.array([0.6, 0.2, -0.2, -0.6]), np.zeros(4), seed=6)
+    d, names, blocks = data_of(games, k)
+    res = rate([d], names, blocks, bootstrap=20, seed=2)
+    theta, _, x = fit([d], k)
+    rng = np.random.default_rng(2)
+    draws = []
+    for _ in range(20):
+        counts = np.bincount(rng.integers(0, blocks, blocks), minlength=blocks)
+        t, _, _ = fit([d], k, weights=[counts[d.block].astype(float)], start=x)
+        draws.append(t - t.mean())
+    lo, hi = np.percentile(np.array(draws), [2.5, 97.5], axis=0)
+    for r in res["bots"]:
+        b = int(r["bot"])
+        assert r["low"] == pytest.approx(lo[b] * ELO_PER_THETA, abs=0.02)
+        assert r["high"] == pytest.approx(hi[b] * ELO_PER_THETA, abs=0.02)
