@@ -137,6 +137,16 @@ def _elo(theta) -> float:
     return round(float(theta) * ELO_PER_THETA, 2) + 0.0
 
 
+def _games_per_bot(data, k: int, weights=None) -> np.ndarray:
+    """(k,) games each bot played in `data`, each game counted by its weight
+    (a bootstrap resample's block counts; None: once)."""
+    out = np.zeros(k)
+    for i, d in enumerate(data):
+        w = None if weights is None else np.repeat(weights[i], d.seats)
+        out += np.bincount(d.bots.ravel(), weights=w, minlength=k)
+    return out
+
+
 def rate(data, names, n_blocks: int, bootstrap: int = 200, seed: int = 0,
          seat_term: bool = True):
     """Ratings of the bots that played in `data`, with bootstrap intervals.
@@ -146,9 +156,7 @@ def rate(data, names, n_blocks: int, bootstrap: int = 200, seed: int = 0,
     "low", "high"}}; Elo relative to the rated bots' mean (bots) and to seat 0
     (seats)."""
     k = len(names)
-    games_of = np.zeros(k, dtype=np.int64)
-    for d in data:
-        games_of += np.bincount(d.bots.ravel(), minlength=k)
+    games_of = _games_per_bot(data, k).astype(np.int64)
     rated = np.flatnonzero(games_of > 0)
     if len(rated) == 0:
         return {"bots": [], "seats": {}, "difference": None}
@@ -166,10 +174,7 @@ def rate(data, names, n_blocks: int, bootstrap: int = 200, seed: int = 0,
             # prior's. It gets no draw (NaN), and the resample is centred on
             # the bots it holds, at their point ratings' mean, so that the
             # absent bot's prior value does not shift the others either.
-            games_in = np.zeros(k)
-            for d, w in zip(data, weights):
-                games_in += np.bincount(d.bots.ravel(), weights=np.repeat(w, d.seats),
-                                        minlength=k)
+            games_in = _games_per_bot(data, k, weights)
             held = rated[games_in[rated] > 0]
             t = t - t[held].mean() + point[held].mean()
             t[games_in == 0] = np.nan
