@@ -61,9 +61,11 @@ cdef int _placements(const SAParamsC* P, const SAStateC* st, int p, int* out) no
     cdef uint16_t seen
     cdef bint wild_ok
     cdef int owner = LOC_STUDIO0 + p
-    for i in range(P.n_cards):
-        if st.loc[i] != owner:
-            continue
+    i = -1
+    while True:
+        i = sa_next_at(P, st, owner, i + 1)
+        if i < 0:
+            break
         wild_ok = st.studio[p][SA_WILD] > 0 and st.wildm[i] == 0
         seen = 0
         for k in range(P.card_nsq[i]):
@@ -95,11 +97,7 @@ cdef inline int _nonwild_pile(const SAStateC* st) noexcept nogil:
 
 
 cdef inline bint _has_sold(const SAParamsC* P, const SAStateC* st, int p) noexcept nogil:
-    cdef int i
-    for i in range(P.n_cards):
-        if st.loc[i] == LOC_SOLD0 + p:
-            return True
-    return False
+    return sa_next_at(P, st, LOC_SOLD0 + p, 0) >= 0
 
 
 cdef inline bint _takeable(const SAParamsC* P, const SAStateC* st, int c) noexcept nogil:
@@ -165,8 +163,12 @@ cdef int _turn_actions(const SAParamsC* P, const SAStateC* st, int p, int* out) 
                         out[n] = A_STUDY + give * SA_N_CUBES + want
                         n += 1
     if P.solo:
-        for i in range(P.n_cards):
-            if st.loc[i] == LOC_STUDIO0 + p and _complete(P, st, i):
+        i = -1
+        while True:
+            i = sa_next_at(P, st, LOC_STUDIO0 + p, i + 1)
+            if i < 0:
+                break
+            if _complete(P, st, i):
                 out[n] = A_SELL + i
                 n += 1
     return n
@@ -206,8 +208,12 @@ cdef int sa_legal_actions(const GameC* g, const void* s, int* out) noexcept nogi
     if ph == PH_ANNOUNCE:
         out[0] = A_DONE
         n = 1
-        for i in range(P.n_cards):
-            if st.loc[i] == LOC_STUDIO0 + p and _complete(P, st, i):
+        i = -1
+        while True:
+            i = sa_next_at(P, st, LOC_STUDIO0 + p, i + 1)
+            if i < 0:
+                break
+            if _complete(P, st, i):
                 m = 0
                 for k in range(st.n_selling):
                     if st.selling[k] == i:
@@ -220,10 +226,13 @@ cdef int sa_legal_actions(const GameC* g, const void* s, int* out) noexcept nogi
     if ph == PH_SUPPER:
         out[0] = A_DONE
         n = 1
-        for i in range(P.n_cards):
-            if st.loc[i] == LOC_SOLD0 + p:
-                out[n] = A_SUPPER + i
-                n += 1
+        i = -1
+        while True:
+            i = sa_next_at(P, st, LOC_SOLD0 + p, i + 1)
+            if i < 0:
+                break
+            out[n] = A_SUPPER + i
+            n += 1
         return n
     if ph == PH_ADVANCE:
         i = st.adv_card

@@ -39,7 +39,7 @@ from easel.engine.contract cimport GameC
 from easel.engine.starving_artists.policies import VALUE_CONFIDENCE, VALUE_SCALE, VALUE_WEIGHTS
 from easel.engine.starving_artists.state cimport (
     SAParamsC, SAStateC, SA_N_CUBES, SA_WILD, SA_FULL, SA_MAX_SQUARES, LOC_STUDIO0, PH_TURN, PH_PAY,
-    PH_TAKE, PH_COLLECT, PH_ADVANCE, PAY_BUY, A_WORK, A_PAINT, A_BUY, A_RESET, A_TRADE,
+    PH_TAKE, PH_COLLECT, PH_ADVANCE, PH_PAINT, PH_ANNOUNCE, PH_SUPPER, PAY_BUY, sa_next_at, A_WORK, A_PAINT, A_BUY, A_RESET, A_TRADE,
     A_DONE, A_PAY, A_TAKE, A_RETURN, A_SELL, A_SUPPER, A_PAINT_AT)
 
 cdef double _EPSILON = 0.05
@@ -82,9 +82,11 @@ cdef double _position_value(const SAParamsC* P, const SAStateC* st, int p) noexc
     f[4] = st.food[p]
     f[5] = 1.0 if st.first == p else 0.0
     f[6] = 0.0 if st.alive[p] else 1.0
-    for i in range(P.n_cards):
-        if st.loc[i] != LOC_STUDIO0 + p:
-            continue
+    i = -1
+    while True:
+        i = sa_next_at(P, st, LOC_STUDIO0 + p, i + 1)
+        if i < 0:
+            break
         announced = False
         for j in range(st.n_selling):
             if st.selling[j] == i:
@@ -218,9 +220,11 @@ cdef void _plan(const SAParamsC* P, const SAStateC* st, int p, PlanC* pl) noexce
         pl.need[c] = 0
         pl.lack[c] = 0
         pl.surplus[c] = st.studio[p][c]
-    for i in range(P.n_cards):
-        if st.loc[i] != LOC_STUDIO0 + p:
-            continue
+    i = -1
+    while True:
+        i = sa_next_at(P, st, LOC_STUDIO0 + p, i + 1)
+        if i < 0:
+            break
         full = (1u << P.card_nsq[i]) - 1
         if st.filled[i] == full:
             continue
@@ -255,12 +259,14 @@ cdef void _plan(const SAParamsC* P, const SAStateC* st, int p, PlanC* pl) noexce
             pl.completable = True
 
 
+cdef extern from *:
+    int __builtin_popcount(unsigned int x) nogil
+
+
 cdef inline int _empty_squares(const SAParamsC* P, const SAStateC* st, int i) noexcept nogil:
-    cdef int k, e = 0
-    for k in range(P.card_nsq[i]):
-        if not (st.filled[i] >> k) & 1:
-            e += 1
-    return e
+    # filled holds no bit past the canvas's squares (state.pxd: unused
+    # entries stay empty), so its bit count is the squares covered.
+    return P.card_nsq[i] - __builtin_popcount(st.filled[i])
 
 
 cdef int _surplus_total(const PlanC* pl, bint with_wild) noexcept nogil:
@@ -378,7 +384,11 @@ cdef int sa_rollout_action(const GameC* g, const void* s, const int* legal, int 
     if n == 1 or (u1 < _EPSILON and st.phase == PH_TURN and not P.solo):
         i = <int> (u2 * n)
         return i if i < n else n - 1
-    _plan(P, st, p, &pl)
+    # A placement, a sale or a supper is scored without the plan (_score):
+    # most of a playout's decisions are these, so the plan is made only for
+    # the decisions that read it.
+    if st.phase != PH_PAINT and st.phase != PH_ANNOUNCE and st.phase != PH_SUPPER:
+        _plan(P, st, p, &pl)
     for i in range(n):
         sc = _score(P, st, p, &pl, legal[i])
         if i < 64:

@@ -23,6 +23,7 @@
 # entries past their length) stay at their empty values, so two equal
 # positions are equal bytes.
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t
+from libc.string cimport memchr
 
 from easel.engine.contract cimport GameC
 
@@ -174,3 +175,15 @@ cdef inline int sa_cube_on(const SAParamsC* P, const SAStateC* st, int i, int k)
     if (st.altm[i] >> k) & 1:
         return P.card_c1[i][k]
     return P.card_c0[i][k]
+
+
+cdef inline int sa_next_at(const SAParamsC* P, const SAStateC* st, int where, int i) noexcept nogil:
+    """The first canvas from index i on whose loc is `where`, -1 if none.
+    A player's studio holds a few of the deck's canvases, and the rollout
+    policy and the move list look for them at every step of a playout:
+    memchr finds them without a compare per canvas."""
+    cdef const void* q
+    if i >= P.n_cards:
+        return -1
+    q = memchr(&st.loc[i], where, P.n_cards - i)
+    return -1 if q == NULL else <int> (<const uint8_t*> q - &st.loc[0])
