@@ -129,6 +129,29 @@ cdef int sa_current_player(const GameC* g, const void* s) noexcept nogil:
     return st.actor
 
 
+cdef int _sales(const SAParamsC* P, const SAStateC* st, int p, bint skip_announced,
+                int* out) noexcept nogil:
+    """A_SELL for each complete canvas in p's studio, by index (less those
+    announced already if skip_announced); returns how many."""
+    cdef int i = -1, k, n = 0
+    cdef bint announced
+    while True:
+        i = sa_next_at(P, st, LOC_STUDIO0 + p, i + 1)
+        if i < 0:
+            return n
+        if not _complete(P, st, i):
+            continue
+        announced = False
+        if skip_announced:
+            for k in range(st.n_selling):
+                if st.selling[k] == i:
+                    announced = True
+                    break
+        if not announced:
+            out[n] = A_SELL + i
+            n += 1
+
+
 cdef int _turn_actions(const SAParamsC* P, const SAStateC* st, int p, int* out) noexcept nogil:
     """The turn menu, sorted by id (the reference sorts its list)."""
     cdef int n = 0, have = _studio_total(st, p), slot, t, give, want, i
@@ -163,14 +186,7 @@ cdef int _turn_actions(const SAParamsC* P, const SAStateC* st, int p, int* out) 
                         out[n] = A_STUDY + give * SA_N_CUBES + want
                         n += 1
     if P.solo:
-        i = -1
-        while True:
-            i = sa_next_at(P, st, LOC_STUDIO0 + p, i + 1)
-            if i < 0:
-                break
-            if _complete(P, st, i):
-                out[n] = A_SELL + i
-                n += 1
+        n += _sales(P, st, p, False, out + n)
     return n
 
 
@@ -207,22 +223,7 @@ cdef int sa_legal_actions(const GameC* g, const void* s, int* out) noexcept nogi
         return n
     if ph == PH_ANNOUNCE:
         out[0] = A_DONE
-        n = 1
-        i = -1
-        while True:
-            i = sa_next_at(P, st, LOC_STUDIO0 + p, i + 1)
-            if i < 0:
-                break
-            if _complete(P, st, i):
-                m = 0
-                for k in range(st.n_selling):
-                    if st.selling[k] == i:
-                        m = 1
-                        break
-                if not m:
-                    out[n] = A_SELL + i
-                    n += 1
-        return n
+        return 1 + _sales(P, st, p, True, out + 1)
     if ph == PH_SUPPER:
         out[0] = A_DONE
         n = 1
