@@ -5,6 +5,7 @@ the phases, action ids and chance outcomes both implementations share.
 RULINGS.md sections are cited as §N. The rollout policy is in policy.pyx, the
 Python face in core.pyx.
 """
+from easel.engine.bits cimport popcount
 from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL
 from easel.engine.couleurs_de_paris.state cimport *
 

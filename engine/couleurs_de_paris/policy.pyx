@@ -1,5 +1,6 @@
 """Couleurs de Paris, the core's game knowledge for the search: the rollout
 policy (not rules; policies.py holds its scores in Python for the bots)."""
+from easel.engine.bits cimport popcount
 from easel.engine.contract cimport GameC
 from easel.engine._core cimport CoreGame, CoreState
 from easel.engine.couleurs_de_paris.state cimport *

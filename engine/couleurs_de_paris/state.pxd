@@ -149,14 +149,6 @@ cdef inline const CdpParamsC* cdp_params(const GameC* g) noexcept nogil:
     return <const CdpParamsC*> g.params
 
 
-cdef inline int popcount(unsigned int x) noexcept nogil:
-    cdef int k = 0
-    while x:
-        x &= x - 1
-        k += 1
-    return k
-
-
 cdef inline int pos_of(const CdpParamsC* P, const CdpStateC* st, int kind) noexcept nogil:
     return (P.slot_of[kind] + st.rot) % CDP_POSITIONS
 

@@ -35,6 +35,7 @@ Never the rules: it only ranks the legal actions it is given.
 from libc.math cimport tanh
 from libc.stdint cimport uint8_t
 
+from easel.engine.bits cimport popcount
 from easel.engine.contract cimport GameC
 from easel.engine.starving_artists.policies import VALUE_CONFIDENCE, VALUE_SCALE, VALUE_WEIGHTS
 from easel.engine.starving_artists.state cimport (
@@ -259,14 +260,10 @@ cdef void _plan(const SAParamsC* P, const SAStateC* st, int p, PlanC* pl) noexce
             pl.completable = True
 
 
-cdef extern from *:
-    int __builtin_popcount(unsigned int x) nogil
-
-
 cdef inline int _empty_squares(const SAParamsC* P, const SAStateC* st, int i) noexcept nogil:
     # filled holds no bit past the canvas's squares (state.pxd: unused
     # entries stay empty), so its bit count is the squares covered.
-    return P.card_nsq[i] - __builtin_popcount(st.filled[i])
+    return P.card_nsq[i] - popcount(st.filled[i])
 
 
 cdef int _surplus_total(const PlanC* pl, bint with_wild) noexcept nogil:
