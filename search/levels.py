@@ -80,7 +80,8 @@ _SA_LOW = ((30, 0.1), (45, 0.075), (80, 0.05), (130, 0.02), (220, 0.005), 100, 2
 # ten levels, weakest first. Level 10: the iterations the default search
 # runs in about 2 s of one core (CPU time: `python benchmarks/bench_levels.py
 # --rate GAME`, 2-player games; Van Gogh 35,000 a second, Couleurs de Paris
-# 18,500, Starving Artists 22,500 when set (33,300 since f804bc8's faster core), Connect Four 448,000, Pig 362,000), under
+# 18,500, Starving Artists 22,500 when set (33,300 since f804bc8's faster
+# core), Connect Four 448,000, Pig 362,000), under
 # the 1,000,000 a default server allows a search (`easel serve
 # --max-iterations`); level 9 about the geometric mean of levels 8 and 10.
 TABLES: dict = {
