@@ -27,11 +27,11 @@ or a clone built in place with PYTHONPATH=. .
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 
 from easel.engine.registry import load_game
+from easel.search.records import RecordError, read_records
 from easel.search.specs import make_bot
 
 TOP_SEEDS = (11, 12)
@@ -93,8 +93,11 @@ def main(argv=None) -> int:
         ap.error(f"--budgets: {args.budgets!r} is not a comma-separated list of integers")
     if args.top < 1 or not budgets or min(budgets) < 1 or args.positions < 1:
         ap.error("--top, every --budgets entry and --positions must be at least 1")
-    with open(args.records, encoding="utf-8") as fh:
-        records = [json.loads(line) for line in fh if line.strip()]
+    records = []
+    for _, rec in read_records(args.records):
+        if isinstance(rec, RecordError):
+            ap.error(str(rec))
+        records.append(rec)
     if args.first is not None:
         records = records[:args.first]
     if not records:

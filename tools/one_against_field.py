@@ -20,18 +20,24 @@ search/stats.py's scoring, so it needs no build of the games.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import defaultdict
 
+from easel.search.records import RecordError, read_records
 from easel.search.stats import head_score, interval, seat_outcomes
 
 MIN_BLOCKS = 5
 
 
 def read(path: str) -> list[dict]:
-    with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+    """The records of a JSON-lines file, through the project's reader (a
+    bad line is an error naming its line)."""
+    out = []
+    for _, rec in read_records(path):
+        if isinstance(rec, RecordError):
+            raise rec
+        out.append(rec)
+    return out
 
 
 def pooled(records: list[dict]) -> dict:
@@ -73,7 +79,7 @@ def main(argv=None) -> int:
     for path in args.records:
         try:
             p = pooled(read(path))
-        except (OSError, ValueError, KeyError, TypeError) as e:
+        except (OSError, ValueError, KeyError, TypeError, RecordError) as e:
             print(f"{path}: {e}", file=sys.stderr)
             return 2
         spread = ("" if p["low"] is None
