@@ -7,6 +7,7 @@ the same command).
         --openspiel sims=500 --pairs 50 --seed 601 --out runs/vg-500.jsonl
     python benchmarks/peer_match.py ... --openspiel time=0.1      # OpenSpiel's own clock
     python benchmarks/peer_match.py --report runs/vg-500.jsonl    # the row, from the file
+    python benchmarks/peer_match.py ... --jobs 2                   # two games at once
 
 A pair is two games with the same chance outcomes (the i-th chance event of
 both games draws the same uniform number, as in Easel's arena, search/arena.py)
@@ -34,6 +35,7 @@ import random
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 import pyspiel
 
@@ -211,27 +213,39 @@ def format_row(row: dict) -> str:
             f"{row['openspiel_seconds_per_decision']:.4f}")
 
 
-def run(spec, easel_spec, peer, seed, pairs, out, progress=True) -> dict:
-    """Play the games of `pairs` pairs not yet in `out`, appending each."""
+def run(spec, easel_spec, peer, seed, pairs, out, progress=True, jobs=1) -> dict:
+    """Play the games of `pairs` pairs not yet in `out`, appending each as
+    it ends. With `jobs` > 1 the games run in that many processes at once:
+    each game depends on its seed alone, so the records are the ones one
+    process writes (their order in the file aside), but a `time=` peer then
+    shares the machine with the other games."""
     done = {(r["pair"], r["easel_seat"]) for r in read(out)
             if r["game"] == engine.load_game(spec).spec and r["easel"] == easel_spec
             and r["openspiel"] == peer and r["seed"] == seed}
     kept = read(out)
     if len(done) != len(kept):
         raise SystemExit(f"{out} holds games of another run; give another --out")
+    todo = [(pair, seat) for pair in range(pairs) for seat in (0, 1) if (pair, seat) not in done]
     with open(out, "a", encoding="utf-8") as f:
-        for pair in range(pairs):
-            for seat in (0, 1):
-                if (pair, seat) in done:
-                    continue
+        def keep(rec, seconds):
+            f.write(json.dumps(rec) + "\n")
+            f.flush()
+            if progress:
+                print(f"pair {rec['pair']} seat {rec['easel_seat']}: easel "
+                      f"{rec['easel_score']:.1f} ({seconds:.0f} s, cpu {sum(rec['cpu']):.0f} s)",
+                      flush=True)
+
+        if jobs <= 1:
+            for pair, seat in todo:
                 t0 = time.perf_counter()
-                rec = play(spec, easel_spec, peer, seed, pair, seat)
-                f.write(json.dumps(rec) + "\n")
-                f.flush()
-                if progress:
-                    print(f"pair {pair} seat {seat}: easel {rec['easel_score']:.1f} "
-                          f"({time.perf_counter() - t0:.0f} s, cpu {sum(rec['cpu']):.0f} s)",
-                          flush=True)
+                keep(play(spec, easel_spec, peer, seed, pair, seat), time.perf_counter() - t0)
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                started = time.perf_counter()
+                games = [pool.submit(play, spec, easel_spec, peer, seed, pair, seat)
+                         for pair, seat in todo]
+                for g in as_completed(games):
+                    keep(g.result(), time.perf_counter() - started)
     return report(read(out))
 
 
@@ -243,6 +257,8 @@ def main(argv=None):
     ap.add_argument("--pairs", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="games played at once, one process each (default 1)")
     ap.add_argument("--report", metavar="FILE", help="print the row of a run's file and stop")
     args = ap.parse_args(argv)
     if args.report:
@@ -251,8 +267,10 @@ def main(argv=None):
     if not args.game or not args.out:
         ap.error("give the game string and --out FILE")
     parse_peer(args.openspiel)
+    if args.jobs < 1:
+        ap.error(f"--jobs must be at least 1, got {args.jobs}")
     print(format_row(run(args.game, args.easel, args.openspiel, args.seed, args.pairs,
-                         args.out)))
+                         args.out, jobs=args.jobs)))
 
 
 if __name__ == "__main__":
