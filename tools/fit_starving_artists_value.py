@@ -7,12 +7,13 @@ A tool on top of the layers (docs/design.md): it reads the arena's records
 (engine/starving_artists/policies.py), so it belongs to neither. It runs
 against an installed Easel, or a clone built in place with PYTHONPATH=. .
 
-Reads arena records (`easel arena ... --records FILE`) of two-player games,
-replays each through the core, and takes a share of the positions where a
-player is to move. For each it computes both players' `value_features`
-(policies.py) and the game's result for the first seat. It fits a logistic
-model of the result on the difference of the two feature vectors (a tie
-counts half a win), holding out every fifth game, and prints
+Reads arena records (`easel arena ... --records FILE`) of games with
+`--players` players (two unless told), replays each through the core, and
+takes a share of the positions where a player is to move. For each it
+computes every player's `value_features` (policies.py) and, for every pair
+of players, whether the first finished ahead of the second. It fits a
+logistic model of that pair result on the difference of the two feature
+vectors (a tie counts half a win), holding out every fifth game, and prints
 
 - the fitted weights in `position_value` units, where the evaluation reads
   a difference d as winning about 1 / (1 + exp(-2 d / VALUE_SCALE)) of the
@@ -23,6 +24,10 @@ counts half a win), holding out every fifth game, and prints
 The positions of one game are not independent, so the held-out games, not
 the positions, are what the comparison rests on. docs/starving-artists-value.md
 says which records the current weights come from and how they were rounded.
+
+With more than two players the pairs are what the evaluation reads too:
+`evaluate` turns the players' values into returns pair by pair
+(kit.pairwise_estimate), so the same weights and the same pair model apply.
 """
 from __future__ import annotations
 
@@ -41,9 +46,10 @@ from easel.search.records import RecordError, read_records, validate_record
 HOLD_OUT = 5          # every fifth game is held out
 
 
-def positions(paths, rate: float, seed: int):
+def positions(paths, rate: float, seed: int, players: int = 2):
     """(feature differences, results in 0..1, game numbers, records skipped)
-    from the records' two-player Starving Artists games. Every record is
+    from the records' Starving Artists games of `players` players, a row for
+    every pair of players at every position taken. Every record is
     validated; the positions are read in the same replay."""
     rng = random.Random(seed)
     cache, wanted = {}, {}
@@ -58,10 +64,9 @@ def positions(paths, rate: float, seed: int):
             def visit(state, player):
                 if player >= 0 and rng.random() < rate:
                     view = state.to_json()
-                    a, b = value_features(view, 0), value_features(view, 1)
-                    taken.append([x - y for x, y in zip(a, b)])
+                    taken.append([value_features(view, p) for p in range(players)])
 
-            use = _two_player_sa(record.get("game"), wanted)
+            use = _starving_artists_of(record.get("game"), players, wanted)
             try:
                 validate_record(record, line_no, cache=cache, visit=visit if use else None)
             except RecordError as e:
@@ -69,23 +74,34 @@ def positions(paths, rate: float, seed: int):
             if not use:
                 skipped += 1
                 continue
-            diffs += taken
-            results += [(record["returns"][0] + 1.0) / 2.0] * len(taken)
-            game_no += [n_games] * len(taken)
+            returns = record["returns"]
+            for features in taken:
+                for i, j in PAIRS[players]:
+                    diffs.append([x - y for x, y in zip(features[i], features[j])])
+                    results.append(_ahead(returns[i], returns[j]))
+                    game_no.append(n_games)
             n_games += 1
     return (np.array(diffs, dtype=float).reshape(-1, len(VALUE_FEATURES)), np.array(results),
             np.array(game_no, dtype=int), skipped)
 
 
-def _two_player_sa(spec, known: dict) -> bool:
-    """Whether a record's game string is two-player Starving Artists (a string
-    that does not load is left to validate_record to name)."""
+PAIRS = {n: [(i, j) for i in range(n) for j in range(i + 1, n)] for n in range(2, 5)}
+
+
+def _ahead(a: float, b: float) -> float:
+    """1 if a player's return beat the other's, 0 if it lost, 1/2 on a tie."""
+    return 1.0 if a > b else 0.0 if a < b else 0.5
+
+
+def _starving_artists_of(spec, players: int, known: dict) -> bool:
+    """Whether a record's game string is Starving Artists of `players`
+    players (a string that does not load is left to validate_record to name)."""
     if not isinstance(spec, str):
         return False
     if spec not in known:
         try:
             game = engine.load_game(spec)
-            known[spec] = game.name == "starving_artists" and game.num_players() == 2
+            known[spec] = game.name == "starving_artists" and game.num_players() == players
         except EaselError:
             known[spec] = False
     return known[spec]
@@ -124,24 +140,31 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(
         prog="fit_starving_artists_value.py",
         description="Fit the Starving Artists evaluation's weights to the results of recorded "
-                    "two-player games.")
+                    "games.")
     ap.add_argument("records", nargs="+", help="arena record files (JSON lines)")
     ap.add_argument("--rate", type=float, default=0.12,
                     help="share of decision points taken as positions (default 0.12)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the position sampling")
     ap.add_argument("--l2", type=float, default=1e-3, help="L2 penalty per position (default 0.001)")
+    ap.add_argument("--players", type=int, default=2,
+                    help="players of the games read, 2 to 4 (default 2); others are skipped")
     args = ap.parse_args(argv)
     if not 0.0 < args.rate <= 1.0:
         ap.error(f"--rate must be in (0, 1], got {args.rate}")
     if args.l2 < 0.0:
         ap.error(f"--l2 must be at least 0, got {args.l2}")
+    if args.players not in PAIRS:
+        ap.error(f"--players must be 2, 3 or 4 (the evaluation compares players), "
+                 f"got {args.players}")
     try:
-        x, y, g, skipped = positions(args.records, args.rate, args.seed)
+        x, y, g, skipped = positions(args.records, args.rate, args.seed, args.players)
     except (OSError, EaselError) as e:
         print(f"fit_value: {e}", file=sys.stderr)
         return 2
     n_games = len(set(g.tolist()))
-    print(f"{len(y)} positions from {n_games} two-player games ({skipped} other records skipped)")
+    pairs = len(PAIRS[args.players])
+    print(f"{len(y) // pairs} positions ({len(y)} player pairs) from {n_games} "
+          f"{args.players}-player games ({skipped} other records skipped)")
     test = g % HOLD_OUT == 0
     train = ~test
     if n_games < 2 * HOLD_OUT or len(set(y[train].tolist())) < 2:
@@ -150,7 +173,7 @@ def main(argv=None) -> int:
     b = fit_logistic(x[train], y[train], args.l2)
     current = from_units(VALUE_WEIGHTS)
     base = np.full(int(test.sum()), y[train].mean())
-    print(f"held-out log loss ({int(test.sum())} positions of every {HOLD_OUT}th game): "
+    print(f"held-out log loss ({int(test.sum())} player pairs of every {HOLD_OUT}th game): "
           f"current {log_loss(1 / (1 + np.exp(-x[test] @ current)), y[test]):.4f}, "
           f"fit {log_loss(1 / (1 + np.exp(-x[test] @ b)), y[test]):.4f}, "
           f"constant {log_loss(base, y[test]):.4f}")

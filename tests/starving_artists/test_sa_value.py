@@ -102,7 +102,7 @@ def sa_records(recorded_games):
 def test_fit_value_reports_a_fit_against_the_current_weights(sa_records, capsys):
     assert fit_value.main([str(sa_records), "--rate", "0.5"]) == 0
     out = capsys.readouterr().out
-    assert "from 12 two-player games (0 other records skipped)" in out
+    assert "from 12 2-player games (0 other records skipped)" in out
     assert "held-out log loss" in out and "current" in out
     rows = [line.split() for line in out.splitlines() if line.split()[:1] == ["stars"]]
     assert len(rows) == 1 and float(rows[0][2]) == policies.VALUE_WEIGHTS[0]
@@ -129,7 +129,31 @@ def test_fit_value_refuses_too_few_games(sa_records, tmp_path, capsys):
     assert "too few games" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("args, word", [(["--rate", "0"], "--rate"), (["--l2", "-1"], "--l2")])
+def test_pair_rows_of_a_four_player_position():
+    """Every pair of players gets a row, its result whether the first
+    finished ahead (rank returns; a tie is half)."""
+    assert fit_value.PAIRS[4] == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert [fit_value._ahead(a, b) for a, b in [(1.0, -1 / 3), (-1.0, 1 / 3), (0.0, 0.0)]] \
+        == [1.0, 0.0, 0.5]
+
+
+def test_fit_value_reads_four_player_games_pair_by_pair(sa_records, recorded_games, capsys):
+    four = recorded_games("starving_artists(players=4)",
+                          ["heuristic", "greedy", "heuristic", "random"], 12, 13)
+    assert fit_value.main([str(four), str(sa_records), "--players", "4", "--rate", "0.3"]) == 0
+    out = capsys.readouterr().out
+    head = out.splitlines()[0].split()
+    assert head[0] != "0" and int(head[2].lstrip("(")) == 6 * int(head[0]), out
+    games = len(four.read_text().splitlines())
+    assert f"from {games} 4-player games (12 other records skipped)" in out
+    x, y, g, skipped = fit_value.positions([str(four)], 0.3, 1, players=4)
+    assert x.shape == (len(y), len(policies.VALUE_FEATURES)) and skipped == 0
+    assert set(np.unique(y).tolist()) <= {0.0, 0.5, 1.0} and len(set(g.tolist())) == games
+
+
+@pytest.mark.parametrize("args, word", [(["--rate", "0"], "--rate"), (["--l2", "-1"], "--l2"),
+                                        (["--players", "1"], "--players"),
+                                        (["--players", "5"], "--players")])
 def test_fit_value_checks_its_options(sa_records, args, word, capsys):
     with pytest.raises(SystemExit):
         fit_value.main([str(sa_records)] + args)
