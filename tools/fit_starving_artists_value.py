@@ -18,7 +18,8 @@ vectors (a tie counts half a win), holding out every fifth game, and prints
 - the fitted weights in `position_value` units, where the evaluation reads
   a difference d as winning about 1 / (1 + exp(-2 d / VALUE_SCALE)) of the
   time (the tanh of kit.pairwise_estimate, before its confidence factor);
-- the held-out log loss of the current VALUE_WEIGHTS, of the fit and of a
+- the held-out log loss of the current weights for that player count
+  (policies.value_weights), of the fit and of a
   constant, so that a new fit is kept only when it predicts better.
 
 The positions of one game are not independent, so the held-out games, not
@@ -39,8 +40,8 @@ import numpy as np
 
 from easel import engine
 from easel.engine.errors import EaselError
-from easel.engine.starving_artists.policies import (VALUE_FEATURES, VALUE_SCALE, VALUE_WEIGHTS,
-                                                    value_features)
+from easel.engine.starving_artists.policies import (VALUE_FEATURES, VALUE_SCALE, value_features,
+                                                    value_weights)
 from easel.search.records import RecordError, read_records, validate_record
 
 HOLD_OUT = 5          # every fifth game is held out
@@ -171,7 +172,8 @@ def main(argv=None) -> int:
         print("fit_value: too few games, or no game lost and won, to fit and hold out", file=sys.stderr)
         return 2
     b = fit_logistic(x[train], y[train], args.l2)
-    current = from_units(VALUE_WEIGHTS)
+    weights = value_weights(args.players)
+    current = from_units(weights)
     base = np.full(int(test.sum()), y[train].mean())
     print(f"held-out log loss ({int(test.sum())} player pairs of every {HOLD_OUT}th game): "
           f"current {log_loss(1 / (1 + np.exp(-x[test] @ current)), y[test]):.4f}, "
@@ -179,7 +181,7 @@ def main(argv=None) -> int:
           f"constant {log_loss(base, y[test]):.4f}")
     full = to_units(fit_logistic(x, y, args.l2))
     print(f"{'feature':<18}{'fit (all games)':>16}{'current':>10}")
-    for name, w, c in zip(VALUE_FEATURES, full, VALUE_WEIGHTS):
+    for name, w, c in zip(VALUE_FEATURES, full, weights):
         print(f"{name:<18}{w:>16.2f}{c:>10.2f}")
     return 0
 

@@ -132,6 +132,17 @@ VALUE_WEIGHTS = (
     3.25, 3.0,
     4.25, 4.5,
     3.0, 0.75, 1.75, 0.75)
+# Four players: the same fit over pairs of players in recorded four-player
+# games (docs/starving-artists-value.md, "Four players"), rounded and with
+# announced canvases counted as sold in the same way. Three players keep the
+# two-player weights (no three-player fit yet).
+VALUE_WEIGHTS_4P = (
+    4.25, 1.5, 1.0, 1.0, 0.5, -1.0, 0.5,
+    2.0,
+    1.0, -0.75,
+    2.5, 4.75,
+    0.25, 1.0,
+    4.25, 1.5, 0.5, 1.0)
 VALUE_SCALE = 15.0       # position_value units: three per star
 VALUE_CONFIDENCE = 0.9   # evaluate's estimates stay inside the terminal values
 
@@ -189,10 +200,15 @@ def value_features(view, p):
     return f
 
 
+def value_weights(players: int):
+    """The evaluation's weights for a game of `players` players."""
+    return VALUE_WEIGHTS_4P if players == 4 else VALUE_WEIGHTS
+
+
 def position_value(view, p):
     """A rough worth of player p's position (not the rules)."""
     v = 0.0
-    for w, x in zip(VALUE_WEIGHTS, value_features(view, p)):
+    for w, x in zip(value_weights(len(view["studios"])), value_features(view, p)):
         v += w * x
     return v
 

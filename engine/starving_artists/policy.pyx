@@ -37,7 +37,7 @@ from libc.stdint cimport uint8_t
 
 from easel.engine.bits cimport popcount
 from easel.engine.contract cimport GameC
-from easel.engine.starving_artists.policies import VALUE_CONFIDENCE, VALUE_SCALE, VALUE_WEIGHTS
+from easel.engine.starving_artists.policies import VALUE_CONFIDENCE, VALUE_SCALE, value_weights
 from easel.engine.starving_artists.state cimport (
     SAParamsC, SAStateC, SA_N_CUBES, SA_WILD, SA_FULL, SA_MAX_SQUARES, LOC_STUDIO0, PH_TURN, PH_PAY,
     PH_TAKE, PH_COLLECT, PH_ADVANCE, PH_PAINT, PH_ANNOUNCE, PH_SUPPER, PAY_BUY, sa_next_at, A_WORK, A_PAINT, A_BUY, A_RESET, A_TRADE,
@@ -47,16 +47,18 @@ cdef double _EPSILON = 0.05
 
 # The evaluation's numbers are policies.py's, read from there when this module
 # is imported: VALUE_SCALE, VALUE_CONFIDENCE (handed to kit.pairwise_estimate)
-# and VALUE_WEIGHTS (in VALUE_FEATURES order).
+# and the weights of each player count (value_weights, in VALUE_FEATURES order;
+# row n is n players').
 cdef double _VALUE_SCALE = VALUE_SCALE
 cdef double _CONFIDENCE = VALUE_CONFIDENCE
 cdef enum:
     _N_FEATURES = 18
-cdef double _WEIGHTS[_N_FEATURES]
-if len(VALUE_WEIGHTS) != _N_FEATURES:
-    raise ImportError("policies.VALUE_WEIGHTS and policy.pyx disagree on the features")
-for _k in range(_N_FEATURES):
-    _WEIGHTS[_k] = VALUE_WEIGHTS[_k]
+cdef double _WEIGHTS[5][_N_FEATURES]
+for _n in range(1, 5):
+    if len(value_weights(_n)) != _N_FEATURES:
+        raise ImportError("policies.value_weights and policy.pyx disagree on the features")
+    for _k in range(_N_FEATURES):
+        _WEIGHTS[_n][_k] = value_weights(_n)[_k]
 
 
 # --------------------------------------------------------------- evaluation
@@ -128,7 +130,7 @@ cdef double _position_value(const SAParamsC* P, const SAStateC* st, int p) noexc
             f[13] += pfood[k] * pdone[k]
     v = 0.0
     for k in range(_N_FEATURES):
-        v += _WEIGHTS[k] * f[k]
+        v += _WEIGHTS[P.n][k] * f[k]
     return v
 
 

@@ -133,6 +133,7 @@ def test_the_cores_evaluation_reads_policies_numbers():
     from easel.engine.starving_artists import policy
     assert policy.VALUE_SCALE is policies.VALUE_SCALE
     assert policy.VALUE_CONFIDENCE is policies.VALUE_CONFIDENCE
-    assert policy.VALUE_WEIGHTS is policies.VALUE_WEIGHTS
-    for c, r in twins("starving_artists(players=3)", 1, seed=3):
-        assert c.evaluate() == policies.evaluate(r)
+    assert policy.value_weights is policies.value_weights
+    for players in (3, 4):
+        for c, r in twins(f"starving_artists(players={players})", 1, seed=3):
+            assert c.evaluate() == policies.evaluate(r)

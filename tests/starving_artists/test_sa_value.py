@@ -64,6 +64,22 @@ def test_position_value_worked_by_hand():
     assert policies.position_value(view, 1) == pytest.approx(3 * w["nutrition"])
 
 
+@pytest.mark.parametrize("players, weights", [(2, "VALUE_WEIGHTS"), (3, "VALUE_WEIGHTS"),
+                                              (4, "VALUE_WEIGHTS_4P")])
+def test_position_value_reads_the_weights_of_its_player_count(players, weights):
+    """Four players have weights of their own (docs/starving-artists-value.md,
+    "Four players"); two and three read the two-player fit."""
+    cubes = dict(_studio()["cubes"], red=2, wild=1)
+    me = _studio(stars=2, nutrition=4, food_earned=3, cubes=cubes, canvases=[
+        {"canvas": _id(10), "cubes": ["red", None, None, None, None, None]}])
+    view = {"deck": "38", "first_player": 0, "pending": {"selling": []},
+            "studios": [me] + [_studio() for _ in range(players - 1)]}
+    w = getattr(policies, weights)
+    assert policies.value_weights(players) is w
+    assert policies.position_value(view, 0) == pytest.approx(
+        sum(a * b for a, b in zip(w, policies.value_features(view, 0))))
+
+
 def test_third_canvas_counts_only_its_progress():
     """The two canvases nearest completion are 'near'; a third, less painted,
     adds only its painted share (far_*_done)."""
@@ -146,6 +162,8 @@ def test_fit_value_reads_four_player_games_pair_by_pair(sa_records, recorded_gam
     assert head[0] != "0" and int(head[2].lstrip("(")) == 6 * int(head[0]), out
     games = len(four.read_text().splitlines())
     assert f"from {games} 4-player games (12 other records skipped)" in out
+    stars = [line.split() for line in out.splitlines() if line.split()[:1] == ["stars"]]
+    assert float(stars[0][2]) == policies.value_weights(4)[0] != policies.VALUE_WEIGHTS[0]
     x, y, g, skipped = fit_value.positions([str(four)], 0.3, 1, players=4)
     assert x.shape == (len(y), len(policies.VALUE_FEATURES)) and skipped == 0
     assert set(np.unique(y).tolist()) <= {0.0, 0.5, 1.0} and len(set(g.tolist())) == games
