@@ -135,7 +135,8 @@ VALUE_WEIGHTS = (
 # Four players: the same fit over pairs of players in recorded four-player
 # games (docs/starving-artists-value.md, "Four players"), rounded and with
 # announced canvases counted as sold in the same way. Three players keep the
-# two-player weights (no three-player fit yet).
+# two-player weights: a three-player fit predicted their games hardly better
+# (the same page).
 VALUE_WEIGHTS_4P = (
     4.25, 1.5, 1.0, 1.0, 0.5, -1.0, 0.5,
     2.0,
