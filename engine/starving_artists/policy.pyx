@@ -39,7 +39,7 @@ from easel.engine.bits cimport popcount
 from easel.engine.contract cimport GameC
 from easel.engine.starving_artists.policies import VALUE_CONFIDENCE, VALUE_SCALE, value_weights
 from easel.engine.starving_artists.state cimport (
-    SAParamsC, SAStateC, SA_N_CUBES, SA_WILD, SA_FULL, SA_MAX_SQUARES, LOC_STUDIO0, PH_TURN, PH_PAY,
+    SAParamsC, SAStateC, SA_N_CUBES, SA_WILD, SA_FULL, SA_MAX_SQUARES, SA_MAX_PLAYERS, LOC_STUDIO0, PH_TURN, PH_PAY,
     PH_TAKE, PH_COLLECT, PH_ADVANCE, PH_PAINT, PH_ANNOUNCE, PH_SUPPER, PAY_BUY, sa_next_at, A_WORK, A_PAINT, A_BUY, A_RESET, A_TRADE,
     A_DONE, A_PAY, A_TAKE, A_RETURN, A_SELL, A_SUPPER, A_PAINT_AT)
 
@@ -53,12 +53,13 @@ cdef double _VALUE_SCALE = VALUE_SCALE
 cdef double _CONFIDENCE = VALUE_CONFIDENCE
 cdef enum:
     _N_FEATURES = 18
-cdef double _WEIGHTS[5][_N_FEATURES]
-for _n in range(1, 5):
-    if len(value_weights(_n)) != _N_FEATURES:
+cdef double _WEIGHTS[SA_MAX_PLAYERS + 1][_N_FEATURES]
+for _n in range(1, SA_MAX_PLAYERS + 1):
+    _row = value_weights(_n)
+    if len(_row) != _N_FEATURES:
         raise ImportError("policies.value_weights and policy.pyx disagree on the features")
     for _k in range(_N_FEATURES):
-        _WEIGHTS[_n][_k] = value_weights(_n)[_k]
+        _WEIGHTS[_n][_k] = _row[_k]
 
 
 # --------------------------------------------------------------- evaluation
