@@ -95,6 +95,13 @@ cdef class CoreGame:
         """The facts the GameC holds, as a kit.GameFacts."""
         return GameFacts(**self.c.facts)
 
+    def player_of(self, bytes raw):
+        """The player to move in the state struct `raw` (a state's bytes, as
+        a JSON view of them is made without a state object)."""
+        if len(raw) != self.c.state_size:
+            raise ValueError(f"state buffer has {len(raw)} bytes, expected {self.c.state_size}")
+        return self.c.current_player(&self.c, <const char*> raw)
+
     def new_state(self, bytes raw=None):
         cdef CoreState s = CoreState.__new__(CoreState)
         s.core = self

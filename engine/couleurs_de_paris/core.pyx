@@ -15,6 +15,7 @@ from easel.engine.couleurs_de_paris.policy cimport cdp_rollout_action
 
 from easel.engine.couleurs_de_paris.policy import (  # noqa: F401 (tests read them here)
     ROLLOUT_EPSILON, rollout_scores)
+from easel.engine.structcore import StructFace
 
 
 def make_core(params, facts):
@@ -44,7 +45,7 @@ def make_core(params, facts):
             P.card_space[i][k] = card.spaces[k]
     # The initial position (before the deal's chance nodes) is the
     # reference's, packed once per game: init_state copies it.
-    initial = struct_codec().pack(_initial_reference(params, r), r)
+    initial = FACE.initial_struct(params, r)
     memcpy(&P.initial, <const char*> initial, sizeof(CdpStateC))
     core.set_params((<char*> &P)[:sizeof(CdpParamsC)])
     core.c.state_size = sizeof(CdpStateC)
@@ -63,19 +64,6 @@ def init_state(CoreGame core, CoreState state):
     memcpy(state.ptr(), &cdp_params(&core.c).initial, sizeof(CdpStateC))
 
 
-class _RulesOnly:
-    """Just enough of a game for the reference to set up its initial position."""
-
-    def __init__(self, params, rules):
-        self.params = params
-        self._cdp_rules = rules
-
-
-def _initial_reference(params, r):
-    from .reference import CouleursState
-    return CouleursState(_RulesOnly(params, r))
-
-
 # The state struct as the compiler laid it out, read through Cython's buffer
 # format (names, integer types, shapes, offsets): the field table converts
 # through it (engine/fieldtable.py StructCodec). A const view: a writable one
@@ -90,52 +78,14 @@ def state_dtype():
     return numpy.asarray(one).dtype
 
 
-_CODEC = []
-
-
-def struct_codec():
-    """The field table's codec for this struct (made once; it refuses a struct
-    that does not hold the table's fields)."""
-    if not _CODEC:
-        from .fields import FIELDS
-        _CODEC.append(FIELDS.struct(state_dtype()))
-    return _CODEC[0]
-
-
-def _reference_from_struct(game, bytes raw):
-    """A reference state holding the struct's position (the view's derived
-    fields, e.g. the scores, are the reference's methods)."""
-    from .reference import CouleursState
-    from .rules import rules_of
-    cdef CoreGame core = game.core
-    fields = struct_codec().unpack(raw, rules_of(game),
-                                   cdp_current_player(&core.c, <const char*> raw))
-    ref = CouleursState.__new__(CouleursState)
-    ref.game = game
-    ref._history = []
-    ref._decisions = 0
-    ref.__dict__.update(fields.__dict__)
-    return ref
-
-
-def state_to_json(game, bytes raw):
-    """Exactly the reference's to_json for the same position (view.state_view)."""
-    from .view import state_view
-    return state_view(_reference_from_struct(game, raw))
-
-
-def _struct_from_reference(ref):
-    """The bytes of the struct holding the reference state `ref`'s position."""
-    return struct_codec().pack(ref, ref.r)
-
-
-def state_from_json(game, view):
-    """A core state from its JSON view: checked by the reference's loader (so
-    errors are the reference's StateFormatError), then copied into the struct."""
-    from .reference import CouleursState
-    ref = CouleursState.from_json(game, view)
-    return game.core.new_state(_struct_from_reference(ref))
-
-
 def state_size():
     return sizeof(CdpStateC)
+
+
+# The rest of the face (the codec, the JSON view both ways) is the one every
+# field-table struct core shares (engine/structcore.py).
+FACE = StructFace("easel.engine.couleurs_de_paris", "CouleursState", state_dtype,
+                  view_of_reference=True)
+struct_codec = FACE.struct_codec
+state_to_json = FACE.state_to_json
+state_from_json = FACE.state_from_json

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from easel.engine.errors import GameSpecError
+from easel.engine.structcore import cached_rules
 
 from .data import (ACTION_NAMES, MAX_PAINTINGS, PAINT_COLOURS, POSITIONS, SPACES,
                    SUPPLY_COLOURS, TOOLS, TRACK_LEN, BoardData, load_data)
@@ -108,11 +109,7 @@ def make_rules(params: dict) -> Rules:
 
 
 def rules_of(game) -> Rules:
-    r = getattr(game, "_cdp_rules", None)
-    if r is None:
-        r = make_rules(game.params)
-        game._cdp_rules = r
-    return r
+    return cached_rules(game, make_rules)
 
 
 def position_of(r: Rules, rot: int, kind: int) -> int:

@@ -13,6 +13,8 @@ from easel.engine.starving_artists.play cimport (sa_apply, sa_chance_outcomes, s
                                                  sa_scores)
 from easel.engine.starving_artists.policy cimport sa_evaluate, sa_rollout_action
 
+from easel.engine.structcore import StructFace
+
 
 def make_core(params, facts):
     from .rules import NUM_ACTIONS, make_rules
@@ -48,7 +50,7 @@ def make_core(params, facts):
             P.card_kind[i][k] = 1 << j
     # The initial position (before setup's chance nodes) is the reference's,
     # packed once per game: init_state copies it.
-    initial = struct_codec().pack(_initial_reference(params, r), r)
+    initial = FACE.initial_struct(params, r)
     memcpy(&P.initial, <const char*> initial, sizeof(SAStateC))
     core.set_params((<char*> &P)[:sizeof(SAParamsC)])
     core.c.state_size = sizeof(SAStateC)
@@ -69,19 +71,6 @@ def init_state(CoreGame core, CoreState state):
     memcpy(state.ptr(), &sa_params(&core.c).initial, sizeof(SAStateC))
 
 
-class _RulesOnly:
-    """Just enough of a game for the reference to set up its initial position."""
-
-    def __init__(self, params, rules):
-        self.params = params
-        self._sa_rules = rules
-
-
-def _initial_reference(params, r):
-    from .reference import StarvingArtistsState
-    return StarvingArtistsState(_RulesOnly(params, r))
-
-
 # The state struct as the compiler laid it out, read through Cython's buffer
 # format (names, integer types, shapes, offsets): the field table converts
 # through it (engine/fieldtable.py StructCodec). A const view: a writable one
@@ -96,47 +85,13 @@ def state_dtype():
     return numpy.asarray(one).dtype
 
 
-_CODEC = []
-
-
-def struct_codec():
-    """The field table's codec for this struct (made once; it refuses a struct
-    that does not hold the table's fields)."""
-    if not _CODEC:
-        from .fields import FIELDS
-        _CODEC.append(FIELDS.struct(state_dtype()))
-    return _CODEC[0]
-
-
-def state_to_json(game, bytes raw):
-    """Exactly the reference's to_json for the same position (view.state_view)."""
-    from .rules import rules_of
-    from .view import state_view
-    cdef CoreGame core = game.core
-    player = sa_current_player(&core.c, <const char*> raw)
-    return state_view(struct_codec().unpack(raw, rules_of(game), player))
-
-
-def _struct_from_reference(game, ref):
-    """The bytes of the struct holding the reference state `ref`'s position."""
-    return struct_codec().pack(ref, ref.r)
-
-
-def state_from_json(game, view):
-    """A core state from its JSON view: checked by the reference's loader (so
-    errors are the reference's StateFormatError), then copied into the struct."""
-    from .reference import StarvingArtistsState
-    ref = StarvingArtistsState.from_json(game, view)
-    return game.core.new_state(_struct_from_reference(game, ref))
-
-
 def state_size():
     return sizeof(SAStateC)
 
 
-def scores(CoreState state):
-    """Each player's stars as the core's scores() reports it."""
-    cdef CoreGame core = state.core
-    cdef double out[SA_MAX_PLAYERS]
-    core.c.scores(&core.c, state.ptr(), out)
-    return [out[i] for i in range(core.c.facts.num_players)]
+# The rest of the face (the codec, the JSON view both ways) is the one every
+# field-table struct core shares (engine/structcore.py).
+FACE = StructFace("easel.engine.starving_artists", "StarvingArtistsState", state_dtype)
+struct_codec = FACE.struct_codec
+state_to_json = FACE.state_to_json
+state_from_json = FACE.state_from_json

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from easel.engine.errors import GameSpecError
+from easel.engine.structcore import cached_rules
 
 from .deck import COLOURS, MAX_CARDS, MAX_SQUARES, Deck, load_deck
 
@@ -131,11 +132,7 @@ def make_rules(params: dict) -> Rules:
 
 
 def rules_of(game) -> Rules:
-    r = getattr(game, "_sa_rules", None)
-    if r is None:
-        r = make_rules(game.params)
-        game._sa_rules = r
-    return r
+    return cached_rules(game, make_rules)
 
 
 def max_days(r: Rules) -> int:

@@ -13,6 +13,7 @@ from easel.engine.vangogh.play cimport (vg_apply, vg_chance_outcomes, vg_current
                                         vg_scores)
 from easel.engine.vangogh.policy cimport vg_evaluate, vg_rollout_action
 
+from easel.engine.structcore import StructFace
 from easel.engine.vangogh.policy import EVAL_SCALE, ROLLOUT_EPSILON  # noqa: F401 (tests read them here)
 
 
@@ -54,7 +55,7 @@ def make_core(params, facts):
             P.card_frame[i][k] = card.frame[k]
     # The initial position (before setup's chance nodes) is the reference's,
     # packed once per game: init_state copies it.
-    initial = struct_codec().pack(_initial_reference(params, r), r)
+    initial = FACE.initial_struct(params, r)
     memcpy(&P.initial, <const char*> initial, sizeof(VanGoghStateC))
     core.set_params((<char*> &P)[:sizeof(VanGoghParamsC)])
     core.c.state_size = sizeof(VanGoghStateC)
@@ -74,19 +75,6 @@ def init_state(CoreGame core, CoreState state):
     memcpy(state.ptr(), &vg_params(&core.c).initial, sizeof(VanGoghStateC))
 
 
-class _RulesOnly:
-    """Just enough of a game for the reference to set up its initial position."""
-
-    def __init__(self, params, rules):
-        self.params = params
-        self._vangogh_rules = rules
-
-
-def _initial_reference(params, r):
-    from .reference import VanGoghState
-    return VanGoghState(_RulesOnly(params, r))
-
-
 # The state struct as the compiler laid it out, read through Cython's buffer
 # format (names, integer types, shapes, offsets): the field table converts
 # through it (engine/fieldtable.py StructCodec). A const view: a writable one
@@ -101,48 +89,14 @@ def state_dtype():
     return numpy.asarray(one).dtype
 
 
-_CODEC = []
-
-
-def struct_codec():
-    """The field table's codec for this struct (made once; it refuses a struct
-    that does not hold the table's fields)."""
-    if not _CODEC:
-        from .fields import FIELDS
-        _CODEC.append(FIELDS.struct(state_dtype()))
-    return _CODEC[0]
-
-
-def state_to_json(game, bytes raw):
-    """Exactly the reference's to_json for the same position (view.state_view)."""
-    from .rules import rules_of
-    from .view import state_view
-    cdef CoreGame core = game.core
-    player = vg_current_player(&core.c, <const char*> raw)
-    return state_view(struct_codec().unpack(raw, rules_of(game), player))
-
-
-def _struct_from_reference(game, ref):
-    """The bytes of the struct holding the reference state `ref`'s position."""
-    return struct_codec().pack(ref, ref.r)
-
-
-def state_from_json(game, view):
-    """A core state from its JSON view: checked by the reference's loader (so
-    errors are the reference's StateFormatError), then copied into the struct."""
-    from .reference import VanGoghState
-    ref = VanGoghState.from_json(game, view)
-    return game.core.new_state(_struct_from_reference(game, ref))
-
-
 def state_size():
     return sizeof(VanGoghStateC)
 
 
-def scores(CoreState state):
-    """Each player's EP as the core's scores() reports it (final at the end)."""
-    cdef CoreGame core = state.core
-    cdef double out[VG_MAX_PLAYERS]
-    core.c.scores(&core.c, state.ptr(), out)
-    return [out[i] for i in range(core.c.facts.num_players)]
+# The rest of the face (the codec, the JSON view both ways) is the one every
+# field-table struct core shares (engine/structcore.py).
+FACE = StructFace("easel.engine.vangogh", "VanGoghState", state_dtype)
+struct_codec = FACE.struct_codec
+state_to_json = FACE.state_to_json
+state_from_json = FACE.state_from_json
 

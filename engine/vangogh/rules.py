@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 from easel.engine.errors import GameSpecError
+from easel.engine.structcore import cached_rules
 
 from .deck import MAX_CARDS, MAX_SPACES, Deck, load_deck  # noqa: F401 (MAX_CARDS: for fields.py)
 
@@ -192,11 +193,7 @@ def make_rules(params: dict) -> Rules:
 
 
 def rules_of(game) -> Rules:
-    r = getattr(game, "_vangogh_rules", None)
-    if r is None:
-        r = make_rules(game.params)
-        game._vangogh_rules = r
-    return r
+    return cached_rules(game, make_rules)
 
 
 def max_game_length(r: Rules) -> int:

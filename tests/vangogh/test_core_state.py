@@ -25,7 +25,7 @@ def test_scores_match_json(spec):
     ended = 0
     for c, _ in twins(spec, 3, seed=1):
         view = c.to_json()
-        assert vg_core.scores(c) == [float(x) for x in view["scores"]]
+        assert c.scores() == [float(x) for x in view["scores"]]
         ended += c.is_terminal()
     assert ended == 3
 
