@@ -20,7 +20,9 @@ reports).
 of every game, misbehaves: ``raise`` raises, ``illegal`` answers an action
 that is not legal, ``sleep`` thinks for ``seconds`` before answering, and
 ``exit`` ends its worker process at once (with ``once=PATH``: only while PATH
-does not exist, which it then creates, so that the block's rerun succeeds).
+does not exist, which it then creates, so that the block's rerun succeeds;
+the creation is atomic, so of two workers that reach the fault together only
+one exits).
 It exists to test and demonstrate the tournament's handling of faults.
 """
 from __future__ import annotations
@@ -134,8 +136,19 @@ class FaultyBot(Bot):
             if self.mode == "sleep":
                 time.sleep(self.seconds)
             if self.mode == "exit":
-                if self.once is None or not os.path.exists(self.once):
-                    if self.once is not None:
-                        open(self.once, "w").close()
+                if self.once is None or _claim(self.once):
                     os._exit(3)
         return self.rng.choice(legal)
+
+
+def _claim(path: str) -> bool:
+    """Create PATH if it does not exist; True only for the one caller that did.
+
+    Exclusive creation, not a check then a write: two workers of one tournament
+    can reach the fault in the same instant, and both would see no file.
+    """
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+    except FileExistsError:
+        return False
+    return True

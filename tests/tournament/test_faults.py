@@ -88,6 +88,32 @@ def test_a_dead_worker_has_its_block_run_again(run_tournament, tmp_path):
     assert len(ids) == len(set(ids)) == 4
 
 
+def test_of_workers_that_reach_a_once_fault_together_only_one_exits(tmp_path):
+    # Check-then-create let two Ray workers both see no marker and both exit (CI, stop 47):
+    # the claim must be exclusive. Many processes race for one marker; one wins.
+    import multiprocessing
+    from easel.search.tournament.bots import _claim
+    marker = str(tmp_path / "claimed")
+    ctx = multiprocessing.get_context("fork")
+    start = ctx.Barrier(8)
+    procs, results = [], ctx.Queue()
+    for _ in range(8):
+        p = ctx.Process(target=_race_claim, args=(start, marker, results))
+        p.start()
+        procs.append(p)
+    for p in procs:
+        p.join(30)
+    won = [results.get(timeout=5) for _ in procs]
+    assert sorted(won) == [False] * 7 + [True]
+    assert _claim(marker) is False
+
+
+def _race_claim(start, marker, results):
+    from easel.search.tournament.bots import _claim
+    start.wait()
+    results.put(_claim(marker))
+
+
 def test_a_block_that_always_kills_its_worker_fails_after_its_retries(run_tournament):
     bots = dict(BOTS, crasher="faulty(mode=exit,after=1)")
     res, out = run_tournament({"seed": 2, "games": ["connect_four"], "bots": bots,
