@@ -4,9 +4,11 @@ run again; a bot that keeps failing is quarantined."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 
 from easel.search.recordfiles import read_records
+from easel.search.tournament.bots import _claim
 from easel.search.tournament.report import game_records, games_csv
 from easel.server.cli import main
 
@@ -91,8 +93,6 @@ def test_a_dead_worker_has_its_block_run_again(run_tournament, tmp_path):
 def test_of_workers_that_reach_a_once_fault_together_only_one_exits(tmp_path):
     # Check-then-create let two Ray workers both see no marker and both exit (CI, stop 47):
     # the claim must be exclusive. Many processes race for one marker; one wins.
-    import multiprocessing
-    from easel.search.tournament.bots import _claim
     marker = str(tmp_path / "claimed")
     ctx = multiprocessing.get_context("fork")
     start = ctx.Barrier(8)
@@ -101,15 +101,14 @@ def test_of_workers_that_reach_a_once_fault_together_only_one_exits(tmp_path):
         p = ctx.Process(target=_race_claim, args=(start, marker, results))
         p.start()
         procs.append(p)
+    won = [results.get(timeout=30) for _ in procs]     # drained before the joins
     for p in procs:
         p.join(30)
-    won = [results.get(timeout=5) for _ in procs]
     assert sorted(won) == [False] * 7 + [True]
     assert _claim(marker) is False
 
 
 def _race_claim(start, marker, results):
-    from easel.search.tournament.bots import _claim
     start.wait()
     results.put(_claim(marker))
 
