@@ -21,6 +21,7 @@ the same worlds, any ordinary bot for comparison.
 from __future__ import annotations
 
 import statistics
+import time
 from dataclasses import dataclass
 
 from easel.engine.errors import EaselError
@@ -193,17 +194,31 @@ def play_task(task: WorldTask) -> dict:
     from .specs import make_bot, parse_spec
     game = _game(task.game, "core")
     if task.player == CLAIRVOYANT:
-        choose = Clairvoyant(game, task.world, task.iterations, seed=task.seed,
-                             **dict(task.options)).step
+        step = Clairvoyant(game, task.world, task.iterations, seed=task.seed,
+                           **dict(task.options)).step
     else:
         bot = make_bot(parse_spec(task.player).with_seed(task.seed), game)
         bot.restart()
-        choose = lambda state, _k: bot.step(state.clone())   # noqa: E731 (never told the world)
+        step = lambda state, _k: bot.step(state.clone())   # noqa: E731 (never told the world)
+    # The CPU time of the decisions with a choice: what a budget costs a
+    # decision (docs/starving-artists-solo.md reads it against level 10's
+    # 2 s). Thread time, so other jobs on the machine inflate it little.
+    clock = {"cpu": 0.0, "searched": 0}
+
+    def choose(state, k):
+        if len(state.legal_actions()) < 2:
+            return step(state, k)
+        t = time.thread_time()
+        a = step(state, k)
+        clock["cpu"] += time.thread_time() - t
+        clock["searched"] += 1
+        return a
     r = play_world(game, task.world, choose)
     return {"game": task.game, "index": task.index, "world": task.world,
             "player": task.player, "iterations": task.iterations,
             "options": dict(task.options), "returns": r.returns, "scores": r.scores,
-            "day": r.view.get("day"), "steps": r.steps}
+            "day": r.view.get("day"), "steps": r.steps,
+            "cpu_seconds": round(clock["cpu"], 3), "searched": clock["searched"]}
 
 
 def summarize_solo(records: list[dict]) -> dict:
@@ -214,6 +229,12 @@ def summarize_solo(records: list[dict]) -> dict:
     rate = interval(wins, bounds=(0.0, 1.0))
     out = {"games": len(records), "wins": int(sum(wins)), "win_rate": rate["mean"],
            "win_ci": [rate["low"], rate["high"]]}
+    # Journals written before the clock was kept have no CPU time; the figure
+    # is given only where every game has one.
+    if records and all("cpu_seconds" in r for r in records):
+        searched = sum(r["searched"] for r in records)
+        out["cpu_a_decision"] = (sum(r["cpu_seconds"] for r in records) / searched
+                                 if searched else 0.0)
     for name, values in (("score", [r["scores"][0] for r in records if r["scores"]]),
                          ("day", [r["day"] for r in records if isinstance(r["day"], int)])):
         if len(values) > 1:

@@ -71,6 +71,8 @@ def format_summary(summary: dict) -> str:
                 row += (f"; {name} median {q['median']:g} (quartiles {q['quartiles'][0]:g}-"
                         f"{q['quartiles'][1]:g}, range {q['range'][0]:g}-{q['range'][1]:g}, "
                         f"mean {q['mean']:.2f})")
+        if "cpu_a_decision" in s:
+            row += f"; {s['cpu_a_decision']:.3f} CPU s a searched decision"
         lines.append(row)
     return "\n".join(lines)
 

@@ -12,7 +12,7 @@ from easel import engine
 from easel.search._mcts import Tree
 from easel.search.clairvoyant import (CLAIRVOYANT, Clairvoyant, ClairvoyantError, chance_outcome,
                                       chance_uniform, play_world, run_bound, shifted_world,
-                                      world_seed)
+                                      summarize_solo, world_seed)
 from easel.search.specs import BotSpecError, make_bot, parse_spec
 from easel.server.cli import main
 
@@ -135,9 +135,38 @@ def test_run_resumes_from_its_records(tmp_path):
     played = []
     again = run_bound(SOLO_VG, iterations=20, games=2, seed=5, vs=["random"],
                       records_path=str(path), resume=True, on_record=played.append)
-    assert len(played) == 1 and again == first
+    assert len(played) == 1
+
+    def untimed(summary):     # the replayed game's CPU time is its own
+        return {**summary, "players": {who: {k: v for k, v in s.items() if k != "cpu_a_decision"}
+                                       for who, s in summary["players"].items()}}
+    assert untimed(again) == untimed(first)
     assert set(first["players"]) == {CLAIRVOYANT, "random"}
     assert first["players"][CLAIRVOYANT]["games"] == 2
+
+
+def test_a_run_keeps_the_cpu_time_of_the_decisions_with_a_choice(tmp_path):
+    path = tmp_path / "bound.jsonl"
+    summary = run_bound(SOLO_VG, iterations=20, games=2, seed=5, vs=["mcts(iterations=30)"],
+                        records_path=str(path))
+    recs = [json.loads(x) for x in path.read_text().splitlines()]
+    game = engine.load_game(SOLO_VG)
+    for rec in recs:
+        state, choices = game.new_initial_state(), 0
+        for a in rec["steps"]:
+            if not state.is_chance_node() and len(state.legal_actions()) > 1:
+                choices += 1
+            state.apply_action(a)
+        assert rec["searched"] == choices > 0
+        assert rec["cpu_seconds"] > 0.0
+    for who in (CLAIRVOYANT, "mcts(iterations=30)"):
+        mine = [r for r in recs if r["player"] == who]
+        assert summary["players"][who]["cpu_a_decision"] == pytest.approx(
+            sum(r["cpu_seconds"] for r in mine) / sum(r["searched"] for r in mine))
+    # A journal of before the clock gives no figure rather than a wrong one.
+    for rec in recs:
+        del rec["cpu_seconds"], rec["searched"]
+    assert "cpu_a_decision" not in summarize_solo(recs[:1])
 
 
 def test_cli_bound(tmp_path, capsys):
