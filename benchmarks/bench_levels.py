@@ -7,6 +7,7 @@ positions are those the level meets), `DECISIONS` of them a level.
     python -m pytest benchmarks/bench_levels.py -s
     python benchmarks/bench_levels.py "vangogh(players=2)" [LEVEL ...]   # the figures alone
     python benchmarks/bench_levels.py --rate "vangogh(players=2)"   # iterations per CPU second
+    python benchmarks/bench_levels.py --whole "starving_artists(players=1)" "level(10)" [SEED]
 """
 from __future__ import annotations
 
@@ -49,6 +50,30 @@ def seconds_per_decision(spec: str, level: int, decisions: int = DECISIONS, seed
             state.apply_action(action)
         g += 1
     return statistics.mean(times), max(times)
+
+
+def whole_game_seconds(spec: str, bot: str, seed: int = 1) -> tuple[float, float, int]:
+    """(mean, max, count) CPU seconds of the searched decisions of one whole
+    game with `bot` in every seat. A level's budget is set by the dearest
+    decisions (iterations_per_second, no early stop); over a whole game the
+    early stop and the shorter late playouts make the mean smaller
+    (docs/starving-artists-solo.md, "Level 10's 2 seconds over a game")."""
+    game = engine.load_game(spec)
+    rng = random.Random(seed)
+    bots = [make_bot(bot, game, seed=seed * 10 + s) for s in range(game.num_players())]
+    state = game.new_initial_state()
+    times = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(engine.draw_outcome(state, rng))
+            continue
+        searched = len(state.legal_actions()) > 1
+        t = time.thread_time()
+        action = bots[state.current_player()].step(state)
+        if searched:
+            times.append(time.thread_time() - t)
+        state.apply_action(action)
+    return statistics.mean(times), max(times), len(times)
 
 
 def iterations_per_second(spec: str, iterations: int = 20_000, every: int = 6) -> float:
@@ -101,6 +126,12 @@ def test_level_seconds(benchmark, spec):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--whole"]:        # --whole GAME BOT [SEED]
+        spec, bot, *rest = sys.argv[2:]
+        mean, most, n = whole_game_seconds(spec, bot, *map(int, rest))
+        print(f"{spec} {bot}: CPU s a searched decision over a whole game: mean {mean:.3f}, "
+              f"max {most:.3f}, {n} decisions")
+        sys.exit(0)
     if sys.argv[1:2] == ["--rate"]:         # --rate GAME [ITERATIONS [EVERY]]
         spec, *rest = sys.argv[2:]
         rate = iterations_per_second(spec, *map(int, rest))
