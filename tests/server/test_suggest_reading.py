@@ -419,11 +419,23 @@ def _default_sigint():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def _report_line(proc) -> dict:
+    """The child's next report; if it closed its output first, fail with its
+    exit code and what it wrote to stderr (an early exit was seen once under
+    load and its cause is read from here)."""
+    line = proc.stdout.readline()
+    if not line:
+        _, err = proc.communicate(timeout=60)
+        pytest.fail(f"easel analyze ended before its report (exit {proc.returncode}): "
+                    f"{err[-4000:]}")
+    return json.loads(line)
+
+
 @pytest.mark.timeout(120)
 def test_analyze_with_no_budget_runs_until_ctrl_c():
     proc = _analyze_process("connect_four", "--interval", "20", "--top", "2", "--json")
     try:
-        first = [json.loads(proc.stdout.readline()) for _ in range(3)]
+        first = [_report_line(proc) for _ in range(3)]
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
