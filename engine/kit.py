@@ -46,6 +46,9 @@ class GameFacts:
     min_utility: float               # bounds of returns()
     max_utility: float
     score_scale: float = 0.0         # typical spread of final scores; 0: the game keeps none
+    # A solo game's loss returns min_utility + loss_span * progress, the progress toward
+    # its goal in [0, 1]; the search's loss_bonus reads the progress back (0: none).
+    loss_span: float = 0.0
 
 
 @dataclass(frozen=True)

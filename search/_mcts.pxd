@@ -66,6 +66,8 @@ cdef struct TreeOptionsC:
     double margin_weight   # weight of the score-margin term in the utilities
     double margin_cap      # the margin, in score scales, is clamped to [-margin_cap, margin_cap]
     double policy_bias     # weight of the bias toward the rollout policy's move
+    double loss_bonus      # one-player games: loss_bonus * progress ** loss_power added to a loss
+    double loss_power
 
 
 # Where one iteration's descent stands (Tree._iterate and its steps).

@@ -185,6 +185,16 @@ MCTS: dict[str, Param] = {p.name: p for p in [
     Param("margin_cap", float, 1.0, "the score margin, in score scales, is capped at "
           "this either way before margin_weight weighs it", low=0, high=1000, low_open=True,
           tree=True, game=True),
+    # Solo games (those with a loss span, engine/kit.py GameFacts): a search
+    # whose playouts almost never win ranks moves by how close a losing
+    # playout came; a bonus for the last steps toward the goal counts a
+    # near miss nearly as a win (docs/starving-artists-solo.md, "Near misses").
+    Param("loss_bonus", float, 0.0, "one-player games: a loss's utility is its returns plus "
+          "loss_bonus * progress ** loss_power, the progress toward the goal read from the "
+          "returns (at most the game's largest return; 0: the returns)",
+          low=0, high=2, tree=True, game=True),
+    Param("loss_power", float, 1.0, "the power of the progress in loss_bonus",
+          low=1, high=64, tree=True, game=True),
     Param("policy_bias", float, 0.0, "bias toward the rollout policy's move in the tree, "
           "policy_bias * sqrt(availability) / (visits + 1) (0: none)",
           low=0, high=1e9, tree=True, game=True),

@@ -12,10 +12,11 @@ def facts(params) -> GameFacts:
     from .rules import NUM_ACTIONS, make_rules, max_game_length
     r = make_rules(params)
     # score_scale: stars; a typical spread of final stars between players.
+    # loss_span: a solo loss returns -1 + half the progress (RULINGS.md §36).
     return GameFacts(num_players=r.n, num_distinct_actions=NUM_ACTIONS,
                      max_chance_outcomes=max(8, r.n_cards),
                      max_game_length=max_game_length(r), min_utility=-1.0, max_utility=1.0,
-                     score_scale=10.0)
+                     score_scale=10.0, loss_span=0.5 if r.n == 1 else 0.0)
 
 
 

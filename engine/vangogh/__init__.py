@@ -11,11 +11,12 @@ def facts(params) -> GameFacts:
     from .rules import NUM_ACTIONS, make_rules, max_game_length
     r = make_rules(params)
     # score_scale: a typical spread of final scores, which divides score
-    # margins in the search's utility.
+    # margins in the search's utility. loss_span: a solo loss returns the
+    # score / 100 - 1 (R13; play.pyx, solo_utility).
     return GameFacts(num_players=r.n, num_distinct_actions=NUM_ACTIONS,
                      max_chance_outcomes=max(20, len(r.deck.cards)),
                      max_game_length=max_game_length(r), min_utility=-1.0, max_utility=1.0,
-                     score_scale=30.0)
+                     score_scale=30.0, loss_span=1.0 if r.n == 1 else 0.0)
 
 
 
