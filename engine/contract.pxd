@@ -45,7 +45,7 @@ cdef struct FactsC:
     double score_scale              # typical spread of final scores (0: no scores);
                                     # the search divides score margins by it
     double loss_span                # a solo loss returns min_utility + loss_span * progress
-                                    # toward the goal (0: none); read by loss_bonus
+                                    # toward the goal (0: none); read by loss_weight
 
 
 cdef struct GameC:

@@ -47,7 +47,7 @@ class GameFacts:
     max_utility: float
     score_scale: float = 0.0         # typical spread of final scores; 0: the game keeps none
     # A solo game's loss returns min_utility + loss_span * progress, the progress toward
-    # its goal in [0, 1]; the search's loss_bonus reads the progress back (0: none).
+    # its goal in [0, 1]; the search's loss_weight reads the progress back (0: none).
     loss_span: float = 0.0
 
 

@@ -66,7 +66,7 @@ cdef struct TreeOptionsC:
     double margin_weight   # weight of the score-margin term in the utilities
     double margin_cap      # the margin, in score scales, is clamped to [-margin_cap, margin_cap]
     double policy_bias     # weight of the bias toward the rollout policy's move
-    double loss_bonus      # one-player games: loss_bonus * progress ** loss_power added to a loss
+    double loss_weight     # one-player games: a loss counts min_utility + loss_weight * progress ** loss_power
     double loss_power
 
 

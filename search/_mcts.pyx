@@ -560,8 +560,9 @@ cdef class Tree:
         over the best other player, divided by the game's score scale and
         clamped to [-margin_cap, margin_cap] (with scores, several players
         and a weight); in a one-player game with a loss span, a loss (returns
-        below 0, as the win share counts it) plus loss_bonus times its
-        progress to the power loss_power, at most the largest return."""
+        below 0, as the win share counts it) counts the least return plus
+        loss_weight times its progress to the power loss_power, at most the
+        largest return."""
         cdef const GameC* g = self.g
         cdef int q, i, np_ = g.facts.num_players
         cdef bint have_scores = g.scores != NULL
@@ -570,13 +571,13 @@ cdef class Tree:
             g.scores(g, self.work, out.sc)
         for q in range(np_):
             out.u[q] = out.r[q]
-        if np_ == 1 and self.opt.loss_bonus > 0.0 and g.facts.loss_span > 0.0 and out.r[0] < 0.0:
+        if np_ == 1 and self.opt.loss_weight > 0.0 and g.facts.loss_span > 0.0 and out.r[0] < 0.0:
             progress = (out.r[0] - g.facts.min_utility) / g.facts.loss_span
             if progress > 1.0:
                 progress = 1.0
             elif progress < 0.0:
                 progress = 0.0
-            out.u[0] = out.r[0] + self.opt.loss_bonus * pow(progress, self.opt.loss_power)
+            out.u[0] = g.facts.min_utility + self.opt.loss_weight * pow(progress, self.opt.loss_power)
             if out.u[0] > g.facts.max_utility:
                 out.u[0] = g.facts.max_utility
         if have_scores and self.opt.margin_weight > 0.0 and g.facts.score_scale > 0.0 and np_ > 1:

@@ -187,13 +187,13 @@ MCTS: dict[str, Param] = {p.name: p for p in [
           tree=True, game=True),
     # Solo games (those with a loss span, engine/kit.py GameFacts): a search
     # whose playouts almost never win ranks moves by how close a losing
-    # playout came; a bonus for the last steps toward the goal counts a
-    # near miss nearly as a win (docs/starving-artists-solo.md, "Near misses").
-    Param("loss_bonus", float, 0.0, "one-player games: a loss's utility is its returns plus "
-          "loss_bonus * progress ** loss_power, the progress toward the goal read from the "
-          "returns (at most the game's largest return; 0: the returns)",
+    # playout came; a weight steep in the last steps toward the goal counts
+    # a near miss nearly as a win (docs/starving-artists-solo.md, "Near misses").
+    Param("loss_weight", float, 0.0, "one-player games: a loss's utility is the least "
+          "return plus loss_weight * progress ** loss_power (at most the largest return), "
+          "the progress toward the goal read from the returns (0: the returns)",
           low=0, high=2, tree=True, game=True),
-    Param("loss_power", float, 1.0, "the power of the progress in loss_bonus",
+    Param("loss_power", float, 1.0, "the power of the progress in loss_weight",
           low=1, high=64, tree=True, game=True),
     Param("policy_bias", float, 0.0, "bias toward the rollout policy's move in the tree, "
           "policy_bias * sqrt(availability) / (visits + 1) (0: none)",

@@ -246,7 +246,7 @@ def test_generic_defaults_come_from_the_table():
     from easel.search import mcts
     d = params.generic_defaults()
     assert d == dict(uct_c=2.0, form="is", rollout_depth=-1, margin_weight=0.0, margin_cap=1.0,
-                     worlds=8, rollout="random", policy_bias=0.0, loss_bonus=0.0,
+                     worlds=8, rollout="random", policy_bias=0.0, loss_weight=0.0,
                      loss_power=1.0)
     assert mcts.search_defaults(engine.load_game("connect_four")) == d
 

@@ -1,7 +1,7 @@
-"""Search options loss_bonus and loss_power (search/params.py, search/_mcts.pyx
+"""Search options loss_weight and loss_power (search/params.py, search/_mcts.pyx
 `_utilities`): in a one-player game whose losses return min_utility +
-loss_span * progress (engine/kit.py GameFacts), a loss counts its returns plus
-loss_bonus * progress ** loss_power, at most the game's largest return; the
+loss_span * progress (engine/kit.py GameFacts), a loss counts min_utility +
+loss_weight * progress ** loss_power, at most the game's largest return; the
 returns themselves (and the win share) are untouched, and games of several
 players are not affected."""
 import pytest
@@ -32,51 +32,54 @@ def _one_playout(game, state, seed, **options):
 
 @pytest.mark.parametrize("game_string, span", [("starving_artists(players=1)", 0.5),
                                                ("vangogh(players=1)", 1.0)])
-def test_a_solo_loss_gains_the_bonus_of_its_progress(game_string, span):
+def test_a_solo_loss_counts_the_weighted_power_of_its_progress(game_string, span):
     game, state = _decision(game_string)
     assert game.facts().loss_span == span
     losses = 0
     for seed in range(6):
         text, plain = _one_playout(game, state, seed)
-        text2, shaped = _one_playout(game, state, seed, loss_bonus=1.4, loss_power=8)
+        text2, shaped = _one_playout(game, state, seed, loss_weight=1.9, loss_power=8)
+        _, same = _one_playout(game, state, seed, loss_weight=span, loss_power=1)
         assert text2 == text
         if plain >= 0:                  # a win: untouched
-            assert shaped == plain
+            assert shaped == plain == same
             continue
         losses += 1
         progress = (plain + 1.0) / span
         assert 0 <= progress <= 1
-        assert shaped == pytest.approx(min(plain + 1.4 * progress ** 8, 1.0))
-        assert shaped > plain or progress == 0
+        assert shaped == pytest.approx(min(-1.0 + 1.9 * progress ** 8, 1.0))
+        assert same == pytest.approx(plain)     # the game's own weight and power: its returns
     assert losses, "no playout lost: the test saw nothing"
 
 
-def test_the_bonus_never_counts_a_loss_above_a_win():
+def test_the_largest_weight_counts_a_loss_as_a_win_only_at_the_goal():
+    # loss_weight's range ends at 2, the span of the returns: a loss at
+    # progress p counts -1 + 2p, below a win's 1 until the goal itself.
     game, state = _decision("starving_artists(players=1)")
-    capped = 0
+    losses = 0
     for seed in range(4):
         _, plain = _one_playout(game, state, seed)
-        _, shaped = _one_playout(game, state, seed, loss_bonus=2.0, loss_power=1)
+        _, shaped = _one_playout(game, state, seed, loss_weight=2.0, loss_power=1)
         if plain < 0:
+            losses += 1
             progress = 2 * (plain + 1.0)
-            assert shaped == pytest.approx(min(plain + 2.0 * progress, 1.0))
-            capped += plain + 2.0 * progress > 1.0 and shaped == 1.0
-    assert capped, "no playout reached the cap: the test saw nothing"
+            assert shaped == pytest.approx(-1.0 + 2.0 * progress) and shaped < 1.0
+    assert losses, "no playout lost: the test saw nothing"
 
 
 def test_games_of_several_players_are_not_affected():
     game, state = _decision("starving_artists(players=2)")
     assert game.facts().loss_span == 0.0
     a = Search(game, state, seed=3)
-    b = Search(game, state, seed=3, loss_bonus=1.4, loss_power=8)
+    b = Search(game, state, seed=3, loss_weight=1.9, loss_power=8)
     a.run(200)
     b.run(200)
     key = lambda s: [(c.text, c.visits, c.value) for c in s.analysis(top_k=5).candidates]
     assert key(a) == key(b)
 
 
-@pytest.mark.parametrize("options, named", [(dict(loss_bonus=2.5), "loss_bonus"),
-                                            (dict(loss_bonus=-0.1), "loss_bonus"),
+@pytest.mark.parametrize("options, named", [(dict(loss_weight=2.5), "loss_weight"),
+                                            (dict(loss_weight=-0.1), "loss_weight"),
                                             (dict(loss_power=0.5), "loss_power"),
                                             (dict(loss_power=float("nan")), "loss_power")])
 def test_out_of_range_values_are_refused_by_name(options, named):
@@ -86,5 +89,5 @@ def test_out_of_range_values_are_refused_by_name(options, named):
 
 
 def test_a_bot_spec_takes_both():
-    spec = parse_spec("mcts(iterations=100,loss_bonus=1.4,loss_power=8)")
-    assert spec.args["loss_bonus"] == 1.4 and spec.args["loss_power"] == 8
+    spec = parse_spec("mcts(iterations=100,loss_weight=1.9,loss_power=8)")
+    assert spec.args["loss_weight"] == 1.9 and spec.args["loss_power"] == 8
