@@ -20,6 +20,7 @@ the same worlds, any ordinary bot for comparison.
 """
 from __future__ import annotations
 
+import json
 import statistics
 import time
 from dataclasses import dataclass
@@ -32,7 +33,6 @@ from .bots import player_scores
 from .errors import SearchError
 from .seeds import mix
 from .stats import interval, seat_outcomes
-from .tree_search import Search
 
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
@@ -80,6 +80,34 @@ class ClairvoyantError(EaselError, ValueError):
     """A bound that cannot be computed as asked (bad option, a game with no core)."""
 
 
+def clairvoyant_options(game, given: dict) -> dict:
+    """The clairvoyant tree's options as the search resolves and checks them
+    (the given ones, then the game's defaults, then the generic ones; errors
+    name the option), by tree name: the PIMC form on one world is the
+    clairvoyant's own, so `form` is left out."""
+    try:
+        o = params.resolve_search(game, {**given, "form": "pimc", "worlds": 1})
+    except (SearchError, TypeError) as e:
+        raise ClairvoyantError(f"clairvoyant search: {e}") from e
+    return {k: v for k, v in params.tree_options(o).items() if k != "form"}
+
+
+def bot_options(game, spec: str) -> dict:
+    """What a bot spec plays with once resolved: for a search bot, its
+    budget, its bot options and every search option (the game's defaults
+    filled in), so a journal says what was played even after a default
+    changes; for the other kinds, nothing beyond the spec."""
+    from .mcts_bot import MCTSBot
+    from .specs import make_bot, parse_spec
+    bot = make_bot(parse_spec(spec), game)
+    if not isinstance(bot, MCTSBot):
+        return {}
+    return {"iterations": bot.iterations, "time_limit": bot.time_limit,
+            "temperature": bot.temperature, "reuse": bot.reuse,
+            "reuse_across_chance": bot.reuse_across_chance, "early_stop": bot.early_stop,
+            **bot.options}
+
+
 class Clairvoyant:
     """Chooses moves in one known world: a fresh tree per decision, in the
     PIMC form on that world, `iterations` a decision. The other options of
@@ -102,15 +130,10 @@ class Clairvoyant:
         self._decisions = 0
 
     def _resolved(self, state) -> dict:
-        # The options as the search resolves and checks them (game defaults,
-        # errors naming the option), read once from a Search at the first
-        # decision: the PIMC form and its world seed are set here instead.
+        # Read once, at the first decision (a bad option is refused when the
+        # first search would start, as an ordinary bot's is).
         if self._options is None:
-            try:
-                o = Search(self.game, state, form="pimc", worlds=1, **self._given).options
-            except (SearchError, TypeError) as e:
-                raise ClairvoyantError(f"clairvoyant search: {e}") from e
-            self._options = {k: v for k, v in params.tree_options(o).items() if k != "form"}
+            self._options = clairvoyant_options(self.game, self._given)
         return self._options
 
     def step(self, state, chance_seen: int) -> int:
@@ -186,6 +209,7 @@ class WorldTask:
     iterations: int
     options: tuple        # the clairvoyant search's options, as (key, value) pairs
     seed: int
+    resolved: str = "{}"  # what the player plays with, resolved (JSON; see plan)
 
 
 def play_task(task: WorldTask) -> dict:
@@ -216,7 +240,8 @@ def play_task(task: WorldTask) -> dict:
     r = play_world(game, task.world, choose)
     return {"game": task.game, "index": task.index, "world": task.world,
             "player": task.player, "iterations": task.iterations,
-            "options": dict(task.options), "returns": r.returns, "scores": r.scores,
+            "options": dict(task.options), "resolved": json.loads(task.resolved),
+            "returns": r.returns, "scores": r.scores,
             "day": r.view.get("day"), "steps": r.steps,
             "cpu_seconds": round(clock["cpu"], 3), "searched": clock["searched"]}
 
@@ -245,30 +270,45 @@ def summarize_solo(records: list[dict]) -> dict:
 
 
 def plan(game: str, games: int, seed: int, iterations: int, options: dict,
-         vs: list[str]) -> list[WorldTask]:
+         vs: list[str], loaded=None) -> list[WorldTask]:
     """Every world of the run, each played by the clairvoyant and by every
-    bot of `vs` (the same worlds, so the comparison is paired)."""
+    bot of `vs` (the same worlds, so the comparison is paired). Each task
+    carries its player's options resolved against the game's defaults of
+    the code that plays it (given `loaded`, the game's core), which its
+    record keeps: a journal resumed after a default changed would otherwise
+    mix games played under two searches under one name."""
     players = [CLAIRVOYANT] + list(vs)
     opts = tuple(sorted(options.items()))
+    resolved = {who: "{}" for who in players}
+    if loaded is not None:
+        resolved = {who: json.dumps(clairvoyant_options(loaded, options) if who == CLAIRVOYANT
+                                    else bot_options(loaded, who), sort_keys=True)
+                    for who in players}
     return [WorldTask(game=game, index=i, world=world_seed(seed, i), player=who,
                       iterations=iterations if who == CLAIRVOYANT else 0, options=opts,
-                      seed=mix(seed ^ 0xB0D, i))
+                      seed=mix(seed ^ 0xB0D, i), resolved=resolved[who])
             for i in range(games) for who in players]
 
 
 def _key(rec: dict) -> tuple:
+    # A record written before the options were recorded has None here, so
+    # it matches no task: resumed, its game is played again (run_bound says
+    # how many).
     return (rec["index"], rec["world"], rec["player"], rec["iterations"],
-            tuple(sorted(rec["options"].items())) if rec["player"] == CLAIRVOYANT else ())
+            tuple(sorted(rec["options"].items())) if rec["player"] == CLAIRVOYANT else (),
+            json.dumps(rec["resolved"], sort_keys=True) if "resolved" in rec else None)
 
 
 def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
               options: dict | None = None, vs: list[str] = (), jobs: int = 1,
               records_path: str | None = None, resume: bool = False,
-              on_record=None) -> dict:
-    """Play the plan (games already in `records_path` kept when `resume`),
-    appending each finished game to `records_path`; return the summary per
-    player."""
-    import json
+              on_record=None, on_stale=None) -> dict:
+    """Play the plan (games already in `records_path` kept when `resume`,
+    those played with the options this code resolves), appending each
+    finished game to `records_path`; return the summary per player.
+    `on_stale(n)` hears of the n games of this plan the records hold but
+    played with other resolved options (or recorded none): they are played
+    again, not mixed in."""
     from easel import engine
     loaded = engine.load_game(game)
     if loaded.num_players() != 1:
@@ -278,12 +318,15 @@ def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
         raise ClairvoyantError(f"games must be a positive integer, got {games!r}")
     if not isinstance(jobs, int) or jobs < 1:
         raise ClairvoyantError(f"jobs must be a positive integer, got {jobs!r}")
-    from .specs import make_bot, parse_spec
-    for spec in vs:
-        make_bot(parse_spec(spec), loaded)      # a bad spec is refused before any game
-    tasks = plan(game, games, seed, iterations, dict(options or {}), list(vs))
+    from .arena import _game
+    # Every player's options resolved before any game: a bad spec or option
+    # is refused here, by name.
+    tasks = plan(game, games, seed, iterations, dict(options or {}), list(vs),
+                 loaded=_game(game, "core"))
     wanted = {_key(_task_record(t)): t for t in tasks}
+    slots = {k[:5] for k in wanted}       # the same game, whatever its options
     done: dict[tuple, dict] = {}
+    stale = 0
     if resume and records_path:
         try:
             with open(records_path, encoding="utf-8") as f:
@@ -292,8 +335,12 @@ def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
                         rec = json.loads(line)
                         if _key(rec) in wanted:
                             done[_key(rec)] = rec
+                        elif _key(rec)[:5] in slots:
+                            stale += 1
         except FileNotFoundError:
             pass
+    if stale and on_stale is not None:
+        on_stale(stale)
     todo = [t for k, t in wanted.items() if k not in done]
     out = open(records_path, "a" if resume else "w", encoding="utf-8") if records_path else None
     try:
@@ -316,7 +363,8 @@ def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
 
 def _task_record(t: WorldTask) -> dict:
     return {"index": t.index, "world": t.world, "player": t.player,
-            "iterations": t.iterations, "options": dict(t.options)}
+            "iterations": t.iterations, "options": dict(t.options),
+            "resolved": json.loads(t.resolved)}
 
 
 def _play_all(tasks, jobs: int):

@@ -32,8 +32,9 @@ def add_parser(sub):
     p.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     p.add_argument("--records", metavar="FILE", help="write every game as a JSON line")
     p.add_argument("--resume", action="store_true",
-                   help="keep the games the --records FILE already holds for this run and "
-                        "play only the rest")
+                   help="keep the games the --records FILE already holds for this run (the "
+                        "same worlds, players and resolved search options) and play only the "
+                        "rest")
     p.add_argument("--json", metavar="FILE", help="write the summary as JSON ('-' for stdout)")
     p.set_defaults(func=run)
 
@@ -86,9 +87,15 @@ def run(args) -> int:
             print(f"\r{rec['player'][:30]} world {rec['index']}: {rec['returns'][0]:+.3f}",
                   end="", file=sys.stderr, flush=True)
 
+    def stale(n):
+        print(f"{args.records}: {n} games of this run were played with other options than "
+              f"this code resolves (or recorded none, written before options were recorded); "
+              f"playing them again, not mixing them in", file=sys.stderr)
+
     summary = run_bound(args.game, iterations=args.iterations, games=args.games, seed=args.seed,
                         options=_options(args.set), vs=args.vs, jobs=args.jobs,
-                        records_path=args.records, resume=args.resume, on_record=tick)
+                        records_path=args.records, resume=args.resume, on_record=tick,
+                        on_stale=stale)
     if progress:
         print(file=sys.stderr)
     if args.json == "-":

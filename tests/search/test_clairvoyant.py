@@ -9,6 +9,7 @@ import random
 import pytest
 
 from easel import engine
+from easel.search import params
 from easel.search._mcts import Tree
 from easel.search.clairvoyant import (CLAIRVOYANT, Clairvoyant, ClairvoyantError, chance_outcome,
                                       chance_uniform, play_world, run_bound, shifted_world,
@@ -145,6 +146,44 @@ def test_run_resumes_from_its_records(tmp_path):
     assert first["players"][CLAIRVOYANT]["games"] == 2
 
 
+def test_records_say_what_was_played_and_a_resume_never_mixes_two_searches(tmp_path):
+    """Each record keeps its player's options as resolved (the game's
+    defaults filled in); a journal resumed by code that resolves them
+    otherwise (a default changed) plays those games again, and says so."""
+    path = tmp_path / "bound.jsonl"
+    spec = "mcts(iterations=30,uct_c=0.9)"
+    run_bound(SOLO_SA, iterations=10, games=2, seed=3, vs=[spec, "random"],
+              records_path=str(path))
+    recs = [json.loads(x) for x in path.read_text().splitlines()]
+    game = engine.load_game(SOLO_SA, "core")
+    defaults = params.resolve_search(game, {})
+    by = {(r["player"], r["index"]): r for r in recs}
+    mine = by[(spec, 0)]["resolved"]
+    assert mine["uct_c"] == 0.9 and mine["iterations"] == 30
+    assert mine["loss_weight"] == defaults["loss_weight"]
+    assert mine["rollout"] == defaults["rollout"] == "policy"     # the game's own default
+    clair = by[(CLAIRVOYANT, 0)]["resolved"]
+    assert clair["loss_power"] == defaults["loss_power"] and "form" not in clair
+    assert by[("random", 0)]["resolved"] == {}
+    # One game as if played under another default, one from before records
+    # kept their options: both are played again, and nothing else is.
+    edited = []
+    for r in recs:
+        if (r["player"], r["index"]) == (spec, 1):
+            r["resolved"]["loss_weight"] = 1.5
+        if (r["player"], r["index"]) == (CLAIRVOYANT, 1):
+            del r["resolved"]
+        edited.append(json.dumps(r))
+    path.write_text("\n".join(edited) + "\n")
+    played, stale = [], []
+    run_bound(SOLO_SA, iterations=10, games=2, seed=3, vs=[spec, "random"],
+              records_path=str(path), resume=True, on_record=played.append,
+              on_stale=stale.append)
+    assert stale == [2]
+    assert sorted((r["player"], r["index"]) for r in played) == [(CLAIRVOYANT, 1), (spec, 1)]
+    assert played[0]["resolved"]["loss_weight"] == defaults["loss_weight"]
+
+
 def test_a_run_keeps_the_cpu_time_of_the_decisions_with_a_choice(tmp_path):
     path = tmp_path / "bound.jsonl"
     summary = run_bound(SOLO_VG, iterations=20, games=2, seed=5, vs=["mcts(iterations=30)"],
@@ -180,6 +219,16 @@ def test_cli_bound(tmp_path, capsys):
     assert "KEY=VALUE" in capsys.readouterr().err
     assert main(["bound", "vangogh(players=3)", "--games", "1"]) == 2
     assert "solo" in capsys.readouterr().err
+    journal = tmp_path / "j.jsonl"
+    args = ["bound", SOLO_VG, "--iterations", "10", "--games", "1", "--records", str(journal)]
+    assert main(args) == 0
+    rec = json.loads(journal.read_text())
+    rec["resolved"]["uct_c"] = 9.0                   # as if played under another default
+    journal.write_text(json.dumps(rec) + "\n")
+    capsys.readouterr()
+    assert main(args + ["--resume"]) == 0
+    assert "1 games of this run were played with other options" in capsys.readouterr().err
+    assert len(journal.read_text().splitlines()) == 2
 
 
 def test_the_clairvoyant_hands_its_tree_every_tree_option(monkeypatch):
