@@ -63,11 +63,14 @@ ENTRY = register(GameEntry(
     left_out=("player-to-player trades (optional rule): an open offer to the table needs a "
               "negotiation model no bot has (RULINGS.md §31)",),
     check=_check,
-    # search_defaults: the arena runs that chose them are in docs/strength.md ("Starving Artists").
+    # search_defaults: the arena runs that chose them are in docs/strength.md ("Starving Artists");
+    # loss_weight and loss_power (read only by solo games: a near miss counts nearly as a win)
+    # in docs/starving-artists-solo.md ("Near misses").
     hooks=GameHooks(reference="easel.engine.starving_artists.reference:StarvingArtistsState",
                     codec="easel.engine.starving_artists.codec",
                     core="easel.engine.starving_artists.core",
                     notation="easel.engine.starving_artists.notation",
                     policies="easel.engine.starving_artists.policies",
                     search_defaults={"form": "is", "margin_weight": 0.0, "rollout_depth": 100,
-                                     "rollout": "policy", "uct_c": 0.35, "policy_bias": 1.0})))
+                                     "rollout": "policy", "uct_c": 0.35, "policy_bias": 1.0,
+                                     "loss_weight": 1.9, "loss_power": 8.0})))

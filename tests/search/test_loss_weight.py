@@ -37,7 +37,7 @@ def test_a_solo_loss_counts_the_weighted_power_of_its_progress(game_string, span
     assert game.facts().loss_span == span
     losses = 0
     for seed in range(6):
-        text, plain = _one_playout(game, state, seed)
+        text, plain = _one_playout(game, state, seed, loss_weight=0.0)
         text2, shaped = _one_playout(game, state, seed, loss_weight=1.9, loss_power=8)
         _, same = _one_playout(game, state, seed, loss_weight=span, loss_power=1)
         assert text2 == text
@@ -58,7 +58,7 @@ def test_the_largest_weight_counts_a_loss_as_a_win_only_at_the_goal():
     game, state = _decision("starving_artists(players=1)")
     losses = 0
     for seed in range(4):
-        _, plain = _one_playout(game, state, seed)
+        _, plain = _one_playout(game, state, seed, loss_weight=0.0)
         _, shaped = _one_playout(game, state, seed, loss_weight=2.0, loss_power=1)
         if plain < 0:
             losses += 1
@@ -70,7 +70,7 @@ def test_the_largest_weight_counts_a_loss_as_a_win_only_at_the_goal():
 def test_games_of_several_players_are_not_affected():
     game, state = _decision("starving_artists(players=2)")
     assert game.facts().loss_span == 0.0
-    a = Search(game, state, seed=3)
+    a = Search(game, state, seed=3, loss_weight=0.0)
     b = Search(game, state, seed=3, loss_weight=1.9, loss_power=8)
     a.run(200)
     b.run(200)
@@ -91,3 +91,21 @@ def test_out_of_range_values_are_refused_by_name(options, named):
 def test_a_bot_spec_takes_both():
     spec = parse_spec("mcts(iterations=100,loss_weight=1.9,loss_power=8)")
     assert spec.args["loss_weight"] == 1.9 and spec.args["loss_power"] == 8
+
+
+def test_solo_starving_artists_searches_with_the_near_miss_weight_by_default():
+    """The game's default (docs/starving-artists-solo.md, "Near misses"):
+    a default search is the one with loss_weight=1.9, loss_power=8, and
+    loss_weight=0 gives the rules' returns back. Van Gogh keeps its returns."""
+    game, state = _decision("starving_artists(players=1)")
+    differs = 0
+    for seed in range(6):
+        _, default = _one_playout(game, state, seed)
+        _, chosen = _one_playout(game, state, seed, loss_weight=1.9, loss_power=8)
+        _, plain = _one_playout(game, state, seed, loss_weight=0.0)
+        assert default == chosen
+        differs += default != plain
+    assert differs, "every playout won: the test saw nothing"
+    game, state = _decision("vangogh(players=1)")
+    assert [_one_playout(game, state, s)[1] for s in range(3)] == \
+        [_one_playout(game, state, s, loss_weight=0.0)[1] for s in range(3)]
