@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
+import json
 import math
 import os
 import random
@@ -46,7 +47,7 @@ from .bots import player_scores
 from . import egn
 from .recordfiles import EGN, RecordWriter, name_format, read_records, write_atomically
 from .records import RECORD_FORMAT, RecordError, today, validate_record
-from .specs import level_plays, make_bot, parse_spec
+from .specs import differing_keys, level_plays, make_bot, parse_spec, search_plays
 from .stats import head_score, sprt as sprt_test, summarize
 
 ARENA_FORMAT = "easel-arena-v1"
@@ -168,27 +169,41 @@ def play_game(task: GameTask) -> dict:
 def _seat_entries(task: GameTask) -> list[dict]:
     """A record's "seats": who sat where, with which spec and seed; a
     `level(N)` seat also keeps the mcts spec it stood for ("plays"), since
-    the text names a row of search/levels.py that a later build may change
-    (a resume then refuses rather than mixing two bots' games)."""
+    the text names a row of search/levels.py that a later build may change,
+    and a search seat (mcts or level) the options it played with, the game's
+    defaults filled in ("options", specs.search_plays), since a default may
+    change too (a resume then refuses rather than mixing two bots' games)."""
     out = []
     for s, (b, spec, seed) in enumerate(task.seats):
         entry = {"seat": s, "bot": b, "spec": spec, "seed": seed}
-        plays = _level_plays(task.game, task.implementation, spec)
+        plays, options = _seat_plays(task.game, task.implementation, spec)
         if plays is not None:
             entry["plays"] = plays
+        if options is not None:
+            entry["options"] = json.loads(options)
         out.append(entry)
     return out
 
 
 @lru_cache(maxsize=256)
-def _level_plays(game: str, implementation: str, spec: str) -> str | None:
-    return level_plays(spec, _game(game, implementation))
+def _seat_plays(game: str, implementation: str, spec: str) -> tuple:
+    # Once per spec, not per game: a run's every record names the same few.
+    # (The search options as JSON text: a cached value must not be shared
+    # mutable.) A search seat needs the core, so the reference has none.
+    loaded = _game(game, implementation)
+    options = search_plays(spec, loaded) if implementation == "core" else None
+    return (level_plays(spec, loaded),
+            json.dumps(options, sort_keys=True) if options is not None else None)
+
+
+_CHECKED_APART = ("plays", "options")
 
 
 def _without_plays(seats) -> list:
-    """A record's seats as the plan compares them ("plays" is checked apart)."""
-    return [{k: v for k, v in e.items() if k != "plays"} if isinstance(e, dict) else e
-            for e in seats or []]
+    """A record's seats as the plan compares them ("plays" and "options" are
+    checked apart)."""
+    return [{k: v for k, v in e.items() if k not in _CHECKED_APART} if isinstance(e, dict)
+            else e for e in seats or []]
 
 
 def _play_safely(task: GameTask, form: str | None = None):
@@ -291,11 +306,18 @@ def kept_records(path, tasks, implementation: str = "core") -> list[dict]:
                              f"{', '.join(differ)} than this run's; resume with the same game, "
                              f"bots and --seed")
         for seat, entry in zip(rec["seats"], seats):
-            # a record from before "plays" was kept cannot be checked
+            # a record from before "plays" (or "options") was kept cannot be checked
             if "plays" in seat and seat["plays"] != entry.get("plays"):
                 raise ArenaError(f"{where}: seat {entry['seat']} {entry['spec']} played "
                                  f"{seat['plays']} there but is {entry.get('plays')} in this "
                                  "build (search/levels.py changed); start a new records file")
+            if "options" in seat and seat["options"] != entry.get("options"):
+                changed = differing_keys(seat["options"] if isinstance(seat["options"], dict)
+                                         else {}, entry.get("options") or {})
+                raise ArenaError(f"{where}: seat {entry['seat']} {entry['spec']} played with "
+                                 f"other search options there than in this build "
+                                 f"({'; '.join(changed)[:300]}; a default changed); start a "
+                                 "new records file")
         if index in kept:
             raise ArenaError(f"{where}: game {index} is in the file twice")
         try:

@@ -93,19 +93,12 @@ def clairvoyant_options(game, given: dict) -> dict:
 
 
 def bot_options(game, spec: str) -> dict:
-    """What a bot spec plays with once resolved: for a search bot, its
-    budget, its bot options and every search option (the game's defaults
-    filled in), so a journal says what was played even after a default
-    changes; for the other kinds, nothing beyond the spec."""
-    from .mcts_bot import MCTSBot
-    from .specs import make_bot, parse_spec
-    bot = make_bot(parse_spec(spec), game)
-    if not isinstance(bot, MCTSBot):
-        return {}
-    return {"iterations": bot.iterations, "time_limit": bot.time_limit,
-            "temperature": bot.temperature, "reuse": bot.reuse,
-            "reuse_across_chance": bot.reuse_across_chance, "early_stop": bot.early_stop,
-            **bot.options}
+    """What a bot spec plays with once resolved (specs.search_plays: a
+    search bot's budget, bot and search options, the game's defaults filled
+    in), so a journal says what was played even after a default changes;
+    nothing beyond the spec for the other kinds."""
+    from .specs import search_plays
+    return search_plays(spec, game) or {}
 
 
 class Clairvoyant:

@@ -161,6 +161,31 @@ def level_plays(spec: str, game) -> str | None:
     return levels.mcts_text(level_mcts_args(game, args))
 
 
+def search_plays(spec: str, game) -> dict | None:
+    """What an `mcts` or `level(N)` spec plays with in `game` in this build:
+    its budget, its bot options and every search option, the game's
+    measured defaults filled in (its seed left out); None for any other kind
+    of spec (a remote bot's search is its server's). Journals keep it and a
+    resume compares it, since a game's default may change between a run and
+    its resume (Starving Artists' solo loss weight did:
+    docs/starving-artists-solo.md, "Near misses")."""
+    parsed = parse_spec(spec)
+    if parsed.name not in ("mcts", "level"):
+        return None
+    bot = make_bot(parsed, game)
+    return {"iterations": bot.iterations, "time_limit": bot.time_limit,
+            "temperature": bot.temperature, "reuse": bot.reuse,
+            "reuse_across_chance": bot.reuse_across_chance, "early_stop": bot.early_stop,
+            **bot.options}
+
+
+def differing_keys(was: dict, now: dict) -> list[str]:
+    """The options two `search_plays` answers disagree on, by name, each as
+    `key: was -> now`, for an error that says what changed."""
+    return [f"{k}: {was.get(k)!r} -> {now.get(k)!r}" for k in sorted(set(was) | set(now))
+            if was.get(k) != now.get(k)]
+
+
 def _mcts(game, args, max_nodes: int | None = None, what: str = "mcts"):
     try:
         from easel.search.mcts_bot import MCTSBot

@@ -1,9 +1,12 @@
 """The tournament journal: an append-only JSON-lines file, the run's only state.
 
 Line 1 is the header: {"type": "header", "format": JOURNAL_FORMAT,
-"fingerprint", "config", "levels"}; "levels" holds the mcts spec each level
-bot stood for when the run began (game -> bot -> spec), since `level(N)`
-names a row of search/levels.py that a later build may change. Every
+"fingerprint", "config", "levels", "searches"}; "levels" holds the mcts spec
+each level bot stood for when the run began (game -> bot -> spec), since
+`level(N)` names a row of search/levels.py that a later build may change;
+"searches" the options each search bot (mcts or level) played with, the
+game's defaults filled in (game -> bot -> options, specs.search_plays), since
+a game's default may change too. Every
 further line is one event:
 
     block         a finished block: id, game, field, block, seed, games (records)
@@ -52,7 +55,7 @@ class Journal:
 
     @classmethod
     def create(cls, path, config: dict, fingerprint: str,
-               levels: dict | None = None) -> "Journal":
+               levels: dict | None = None, searches: dict | None = None) -> "Journal":
         if os.path.exists(path):
             raise JournalError(f"{path} exists already: resume it, or choose another output "
                                "directory")
@@ -60,6 +63,8 @@ class Journal:
                   "config": config}
         if levels:
             header["levels"] = levels
+        if searches:
+            header["searches"] = searches
         tmp = f"{path}.tmp"
         with open(tmp, "wb") as f:
             f.write(_dumps(header))

@@ -367,11 +367,13 @@ def open_run(cfg: TournamentConfig | None, out_dir, resume: bool):
             raise TournamentError(f"--resume {out_dir}: the journal belongs to another "
                                   "configuration (different games, bots, seed or rules)")
         _check_levels(out_dir, journal.header.get("levels"), level_specs(stored))
+        _check_searches(out_dir, journal.header.get("searches"), search_specs(stored))
         return stored, journal
     if cfg is None:
         raise TournamentError("a configuration file is needed to start a tournament")
     os.makedirs(out_dir, exist_ok=True)
-    journal = Journal.create(path, to_data(cfg), cfg.fingerprint(), level_specs(cfg))
+    journal = Journal.create(path, to_data(cfg), cfg.fingerprint(), level_specs(cfg),
+                             search_specs(cfg))
     return cfg, journal
 
 
@@ -396,6 +398,52 @@ def level_specs(cfg: TournamentConfig) -> dict:
             if plays is not None:
                 out.setdefault(g, {})[name] = plays
     return out
+
+
+def search_specs(cfg: TournamentConfig) -> dict:
+    """game -> bot -> the options each search bot (mcts or level) of `cfg`
+    plays with in this build, the game's defaults filled in
+    (specs.search_plays). The fingerprint covers the spec text, not the
+    defaults it resolves to, so the journal keeps these too."""
+    from easel import engine
+    from easel.search.specs import parse_spec, search_plays
+    out: dict = {}
+    if cfg.implementation != "core" or not any(
+            parse_spec(spec).name in ("mcts", "level") for spec in cfg.bots.values()):
+        return out
+    for g in cfg.games:
+        game = engine.load_game(g, cfg.implementation)
+        for name, spec in cfg.bots.items():
+            try:
+                options = search_plays(spec, game)
+            except EaselError:      # no level table for this game: its games forfeit
+                continue
+            if options is not None:
+                out.setdefault(g, {})[name] = options
+    return out
+
+
+def _check_searches(out_dir, journaled, now: dict) -> None:
+    """Refuse a resume whose search bots now resolve to other options (a
+    game's default changed). A journal from before the header kept them (no
+    "searches") cannot be checked."""
+    if journaled is None:
+        return
+    if not isinstance(journaled, dict) or not all(
+            isinstance(v, dict) and all(isinstance(o, dict) for o in v.values())
+            for v in journaled.values()):
+        raise TournamentError(f"--resume {out_dir}: the journal header's \"searches\" is not "
+                              "a table of game -> bot -> options")
+    from easel.search.specs import differing_keys
+    for g in sorted(set(journaled) | set(now)):
+        for bot in sorted(set(journaled.get(g, {})) | set(now.get(g, {}))):
+            was, is_ = journaled.get(g, {}).get(bot), now.get(g, {}).get(bot)
+            if was != is_:
+                changed = differing_keys(was or {}, is_ or {})
+                raise TournamentError(
+                    f"--resume {out_dir}: bot {bot!r} in {g} played with other search options "
+                    f"in this journal than in this build ({'; '.join(changed)[:300]}; a "
+                    "default changed); start the run afresh in a new directory")
 
 
 def _check_levels(out_dir, journaled: dict | None, now: dict) -> None:

@@ -687,10 +687,44 @@ def test_resume_refuses_level_games_of_a_changed_table(tmp_path, monkeypatch, na
                       resume=True)
     assert again.summary["resumed_games"] == 2
     monkeypatch.setitem(levels.TABLES, "pig", (levels.Level(40, 0.1),) + levels.TABLES["pig"][1:])
-    arena._level_plays.cache_clear()
+    arena._seat_plays.cache_clear()
     with pytest.raises(ArenaError, match=re.escape(
             "seat 0 level(1) played mcts(iterations=30,temperature=0.1) there but is "
             "mcts(iterations=40,temperature=0.1) in this build")):
         run_arena(PIG, ["level(1)", "random"], games=6, seed=3, records_path=str(path),
                   resume=True)
-    arena._level_plays.cache_clear()
+    arena._seat_plays.cache_clear()
+
+
+@pytest.mark.parametrize("name", ["r.jsonl", "r.egn"])
+def test_resume_refuses_search_games_played_under_another_default(tmp_path, monkeypatch, name):
+    """A search seat keeps the options it played with, the game's defaults
+    filled in, in both record forms; a resume after a game's default
+    changed is refused, naming the option, rather than mixing two searches
+    under one spec."""
+    from easel.search import arena, params
+    from easel.search.recordfiles import read_records
+    path = tmp_path / name
+    spec = "mcts(iterations=20,uct_c=0.8)"
+    arena._seat_plays.cache_clear()
+    run_arena(PIG, [spec, "random"], games=2, seed=3, records_path=str(path))
+    recs = [r for _, r in read_records(str(path), "core", {})]
+    first = next(s for s in recs[0]["seats"] if s["spec"] == spec)
+    assert first["options"]["iterations"] == 20 and first["options"]["uct_c"] == 0.8
+    assert first["options"]["rollout"] == params.resolve_search(engine.load_game(PIG, "core"),
+                                                                 {})["rollout"]
+    assert "seed" not in first["options"]
+    assert all("options" not in s for r in recs for s in r["seats"] if s["spec"] == "random")
+    again = run_arena(PIG, [spec, "random"], games=4, seed=3, records_path=str(path),
+                      resume=True)
+    assert again.summary["resumed_games"] == 2
+    real = params.search_defaults
+    monkeypatch.setattr(params, "search_defaults",
+                        lambda game: {**real(game), "margin_weight": 0.5})
+    arena._seat_plays.cache_clear()
+    with pytest.raises(ArenaError, match=re.escape(f"seat 0 {spec} played with other search "
+                                                   "options there than in this build "
+                                                   "(margin_weight: 0.0 -> 0.5")):
+        run_arena(PIG, [spec, "random"], games=6, seed=3, records_path=str(path),
+                  resume=True)
+    arena._seat_plays.cache_clear()

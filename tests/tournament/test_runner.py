@@ -204,6 +204,35 @@ def test_level_check_skips_old_journals_and_refuses_a_bad_header():
         runner._check_levels("d", {"pig": ["x"]}, {})
 
 
+def test_resume_refuses_search_bots_whose_game_default_changed(run_tournament, monkeypatch):
+    """The journal keeps the options each search bot played with, the
+    game's defaults filled in; a resume after a default changed is refused,
+    naming the option."""
+    from easel.search import params
+    data = {"seed": 3, "games": ["pig(winscore=20)"],
+            "bots": {"m": "mcts(iterations=20)", "low": "level(1)", "r": "random"},
+            "games_per_field": 2, "report": {"bootstrap": 0}}
+    _, out = run_tournament(data, report=False)
+    with open(os.path.join(out, "journal.jsonl")) as f:
+        header = json.loads(f.readline())
+    searches = header["searches"]["pig(winscore=20)"]
+    assert set(searches) == {"m", "low"}
+    assert searches["m"]["iterations"] == 20 and searches["low"]["temperature"] == 0.1
+    assert searches["m"]["margin_weight"] == 0.0 and "seed" not in searches["m"]
+    cfg, journal = runner.open_run(None, out, resume=True)      # the same defaults: resumes
+    journal.close()
+    real = params.search_defaults
+    monkeypatch.setattr(params, "search_defaults",
+                        lambda game: {**real(game), "margin_weight": 0.5})
+    with pytest.raises(TournamentError) as e:
+        runner.open_run(None, out, resume=True)
+    assert "played with other search options in this journal than in this build " \
+           "(margin_weight: 0.0 -> 0.5" in str(e.value)
+    runner._check_searches("d", None, searches)              # a journal from before: unchecked
+    with pytest.raises(TournamentError, match='"searches" is not a table'):
+        runner._check_searches("d", {"pig": {"m": 3}}, {})
+
+
 def test_a_ladder_tournament_rates_every_bot_from_neighbour_games(run_tournament):
     data = {"seed": 8, "games": ["connect_four"], "format": "ladder", "reach": 1,
             "bots": {"r": "random", "g": "greedy(budget=20)", "h": "heuristic",
