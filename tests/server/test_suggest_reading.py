@@ -406,17 +406,18 @@ def _analyze_process(*argv):
     # ROOT is not compiled), as test_cli_games.py runs it.
     import easel
     home = os.path.dirname(os.path.dirname(os.path.abspath(easel.__file__)))
-    return subprocess.Popen(
-        [sys.executable, "-c", "import sys; from easel.server.cli import main; sys.exit(main())",
-         "analyze", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        cwd=home, env={**os.environ, "PYTHONPATH": home}, preexec_fn=_default_sigint)
-
-
-def _default_sigint():
     # A shell that starts a job in the background (`nohup ... &`) hands it
     # SIGINT ignored, and a child inherits that: Ctrl-C is what this test
-    # sends, so the child gets Python's own handler back.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    # sends, so the child puts Python's own handler back first. Not with a
+    # preexec_fn: that runs Python between fork and exec, in a copy of a
+    # test process whose gRPC threads (other tests' servers) are then gone,
+    # and gRPC's fork handler aborted the child there (exit -6, "epoll_wait
+    # error: Bad file descriptor"), seen under load.
+    code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+            "from easel.server.cli import main; sys.exit(main())")
+    return subprocess.Popen(
+        [sys.executable, "-c", code, "analyze", *argv], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, cwd=home, env={**os.environ, "PYTHONPATH": home})
 
 
 def _report_line(proc) -> dict:
