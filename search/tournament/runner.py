@@ -383,21 +383,8 @@ def level_specs(cfg: TournamentConfig) -> dict:
     text `level(5)`, not the table row it names, so the journal keeps the rows
     too: a resume after a table changed would otherwise mix two bots' games
     under one name."""
-    from easel import engine
-    from easel.search.specs import level_plays, parse_spec
-    out: dict = {}
-    if not any(parse_spec(spec).name == "level" for spec in cfg.bots.values()):
-        return out
-    for g in cfg.games:
-        game = engine.load_game(g, cfg.implementation)
-        for name, spec in cfg.bots.items():
-            try:
-                plays = level_plays(spec, game)
-            except EaselError:      # no table for this game: its games forfeit, nothing to keep
-                continue
-            if plays is not None:
-                out.setdefault(g, {})[name] = plays
-    return out
+    from easel.search.specs import level_plays
+    return _per_bot(cfg, ("level",), level_plays)
 
 
 def search_specs(cfg: TournamentConfig) -> dict:
@@ -405,64 +392,75 @@ def search_specs(cfg: TournamentConfig) -> dict:
     plays with in this build, the game's defaults filled in
     (specs.search_plays). The fingerprint covers the spec text, not the
     defaults it resolves to, so the journal keeps these too."""
+    from easel.search.specs import search_plays
+    if cfg.implementation != "core":        # no search without the core
+        return {}
+    return _per_bot(cfg, ("mcts", "level"), search_plays)
+
+
+def _per_bot(cfg: TournamentConfig, kinds: tuple, read) -> dict:
+    """game -> bot -> read(spec, game) for the bots of `cfg` of those kinds."""
     from easel import engine
-    from easel.search.specs import parse_spec, search_plays
+    from easel.search.specs import parse_spec
     out: dict = {}
-    if cfg.implementation != "core" or not any(
-            parse_spec(spec).name in ("mcts", "level") for spec in cfg.bots.values()):
+    if not any(parse_spec(spec).name in kinds for spec in cfg.bots.values()):
         return out
     for g in cfg.games:
         game = engine.load_game(g, cfg.implementation)
         for name, spec in cfg.bots.items():
+            if parse_spec(spec).name not in kinds:
+                continue
             try:
-                options = search_plays(spec, game)
+                value = read(spec, game)
             except EaselError:      # no level table for this game: its games forfeit
                 continue
-            if options is not None:
-                out.setdefault(g, {})[name] = options
+            if value is not None:
+                out.setdefault(g, {})[name] = value
     return out
+
+
+def _first_change(out_dir, what: str, journaled, now: dict, leaf: type):
+    """The first (game, bot, journaled value, this build's value) that
+    differ, or None; a journal from before the header kept `what` (None)
+    cannot be checked, and a header that is not a table is refused."""
+    if journaled is None:
+        return None
+    if not isinstance(journaled, dict) or not all(
+            isinstance(v, dict) and all(isinstance(x, leaf) for x in v.values())
+            for v in journaled.values()):
+        raise TournamentError(f"--resume {out_dir}: the journal header's \"{what}\" is not "
+                              f"a table of game -> bot -> {leaf.__name__}")
+    for g in sorted(set(journaled) | set(now)):
+        for bot in sorted(set(journaled.get(g, {})) | set(now.get(g, {}))):
+            was, is_ = journaled.get(g, {}).get(bot), now.get(g, {}).get(bot)
+            if was != is_:
+                return g, bot, was, is_
+    return None
 
 
 def _check_searches(out_dir, journaled, now: dict) -> None:
     """Refuse a resume whose search bots now resolve to other options (a
-    game's default changed). A journal from before the header kept them (no
-    "searches") cannot be checked."""
-    if journaled is None:
-        return
-    if not isinstance(journaled, dict) or not all(
-            isinstance(v, dict) and all(isinstance(o, dict) for o in v.values())
-            for v in journaled.values()):
-        raise TournamentError(f"--resume {out_dir}: the journal header's \"searches\" is not "
-                              "a table of game -> bot -> options")
-    from easel.search.specs import differing_keys
-    for g in sorted(set(journaled) | set(now)):
-        for bot in sorted(set(journaled.get(g, {})) | set(now.get(g, {}))):
-            was, is_ = journaled.get(g, {}).get(bot), now.get(g, {}).get(bot)
-            if was != is_:
-                changed = differing_keys(was or {}, is_ or {})
-                raise TournamentError(
-                    f"--resume {out_dir}: bot {bot!r} in {g} played with other search options "
-                    f"in this journal than in this build ({'; '.join(changed)[:300]}; a "
-                    "default changed); start the run afresh in a new directory")
+    game's default changed)."""
+    change = _first_change(out_dir, "searches", journaled, now, dict)
+    if change:
+        from easel.search.specs import differing_keys
+        g, bot, was, is_ = change
+        changed = "; ".join(differing_keys(was or {}, is_ or {}))[:300]
+        raise TournamentError(
+            f"--resume {out_dir}: bot {bot!r} in {g} played with other search options in this "
+            f"journal than in this build ({changed}; a default changed); start the run "
+            "afresh in a new directory")
 
 
 def _check_levels(out_dir, journaled: dict | None, now: dict) -> None:
-    """Refuse a resume whose level bots now stand for other specs. A journal
-    from before the header kept them (no "levels") cannot be checked."""
-    if journaled is None:
-        return
-    if not isinstance(journaled, dict) or not all(isinstance(v, dict)
-                                                  for v in journaled.values()):
-        raise TournamentError(f"--resume {out_dir}: the journal header's \"levels\" is not "
-                              "a table of game -> bot -> spec")
-    for g in sorted(set(journaled) | set(now)):
-        for bot in sorted(set(journaled.get(g, {})) | set(now.get(g, {}))):
-            was, is_ = journaled.get(g, {}).get(bot), now.get(g, {}).get(bot)
-            if was != is_:
-                raise TournamentError(
-                    f"--resume {out_dir}: bot {bot!r} in {g} played {was} in this journal but "
-                    f"is {is_} in this build (search/levels.py changed); start the run afresh "
-                    "in a new directory")
+    """Refuse a resume whose level bots now stand for other specs."""
+    change = _first_change(out_dir, "levels", journaled, now, str)
+    if change:
+        g, bot, was, is_ = change
+        raise TournamentError(
+            f"--resume {out_dir}: bot {bot!r} in {g} played {was} in this journal but is "
+            f"{is_} in this build (search/levels.py changed); start the run afresh in a new "
+            "directory")
 
 
 def run(cfg: TournamentConfig, journal: Journal, backend: str | None = None,
