@@ -92,15 +92,6 @@ def clairvoyant_options(game, given: dict) -> dict:
     return {k: v for k, v in params.tree_options(o).items() if k != "form"}
 
 
-def bot_options(game, spec: str) -> dict:
-    """What a bot spec plays with once resolved (specs.search_plays: a
-    search bot's budget, bot and search options, the game's defaults filled
-    in), so a journal says what was played even after a default changes;
-    nothing beyond the spec for the other kinds."""
-    from .specs import search_plays
-    return search_plays(spec, game) or {}
-
-
 class Clairvoyant:
     """Chooses moves in one known world: a fresh tree per decision, in the
     PIMC form on that world, `iterations` a decision. The other options of
@@ -202,7 +193,7 @@ class WorldTask:
     iterations: int
     options: tuple        # the clairvoyant search's options, as (key, value) pairs
     seed: int
-    resolved: str = "{}"  # what the player plays with, resolved (JSON; see plan)
+    resolved: str         # what the player plays with, resolved (JSON; see plan)
 
 
 def play_task(task: WorldTask) -> dict:
@@ -263,20 +254,20 @@ def summarize_solo(records: list[dict]) -> dict:
 
 
 def plan(game: str, games: int, seed: int, iterations: int, options: dict,
-         vs: list[str], loaded=None) -> list[WorldTask]:
+         vs: list[str], loaded) -> list[WorldTask]:
     """Every world of the run, each played by the clairvoyant and by every
     bot of `vs` (the same worlds, so the comparison is paired). Each task
     carries its player's options resolved against the game's defaults of
-    the code that plays it (given `loaded`, the game's core), which its
-    record keeps: a journal resumed after a default changed would otherwise
-    mix games played under two searches under one name."""
+    the code that plays it (`loaded`: the game's core; specs.search_plays
+    for a bot, nothing beyond its spec for a kind without a search), which
+    its record keeps: a journal resumed after a default changed would
+    otherwise mix games played under two searches under one name."""
+    from .specs import search_plays
     players = [CLAIRVOYANT] + list(vs)
     opts = tuple(sorted(options.items()))
-    resolved = {who: "{}" for who in players}
-    if loaded is not None:
-        resolved = {who: json.dumps(clairvoyant_options(loaded, options) if who == CLAIRVOYANT
-                                    else bot_options(loaded, who), sort_keys=True)
-                    for who in players}
+    resolved = {who: json.dumps(clairvoyant_options(loaded, options) if who == CLAIRVOYANT
+                                else search_plays(who, loaded) or {}, sort_keys=True)
+                for who in players}
     return [WorldTask(game=game, index=i, world=world_seed(seed, i), player=who,
                       iterations=iterations if who == CLAIRVOYANT else 0, options=opts,
                       seed=mix(seed ^ 0xB0D, i), resolved=resolved[who])
@@ -302,8 +293,8 @@ def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
     `on_stale(n)` hears of the n games of this plan the records hold but
     played with other resolved options (or recorded none): they are played
     again, not mixed in."""
-    from easel import engine
-    loaded = engine.load_game(game)
+    from .arena import _game
+    loaded = _game(game, "core")
     if loaded.num_players() != 1:
         raise ClairvoyantError(f"{game}: the bound is for solo games (players=1); with "
                                f"opponents, knowing the future is not the only edge")
@@ -311,11 +302,9 @@ def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
         raise ClairvoyantError(f"games must be a positive integer, got {games!r}")
     if not isinstance(jobs, int) or jobs < 1:
         raise ClairvoyantError(f"jobs must be a positive integer, got {jobs!r}")
-    from .arena import _game
     # Every player's options resolved before any game: a bad spec or option
     # is refused here, by name.
-    tasks = plan(game, games, seed, iterations, dict(options or {}), list(vs),
-                 loaded=_game(game, "core"))
+    tasks = plan(game, games, seed, iterations, dict(options or {}), list(vs), loaded)
     wanted = {_key(_task_record(t)): t for t in tasks}
     slots = {k[:5] for k in wanted}       # the same game, whatever its options
     done: dict[tuple, dict] = {}
@@ -326,9 +315,10 @@ def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
                 for line in f:
                     if line.strip():
                         rec = json.loads(line)
-                        if _key(rec) in wanted:
-                            done[_key(rec)] = rec
-                        elif _key(rec)[:5] in slots:
+                        key = _key(rec)
+                        if key in wanted:
+                            done[key] = rec
+                        elif key[:5] in slots:
                             stale += 1
         except FileNotFoundError:
             pass

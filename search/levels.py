@@ -61,9 +61,7 @@ def _ladder(*rungs) -> tuple[Level, ...]:
     out = tuple(Level(*r) if isinstance(r, tuple) else Level(r) for r in rungs)
     assert len(out) == LEVELS, out
     for lv in out:          # each rung is an mcts spec the checks of params.py accept
-        params.check_value(params.MCTS["iterations"], lv.iterations)
-        params.check_value(params.MCTS["temperature"], lv.temperature)
-        for key, value in lv.options:
+        for key, value in lv.args().items():
             params.check_value(params.MCTS[key], value)
     return out
 
