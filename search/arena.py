@@ -100,14 +100,16 @@ class GameTask:
 
 
 @lru_cache(maxsize=8)
-def _game(spec: str, implementation: str):
+def loaded_game(spec: str, implementation: str):
+    """The game a spec names, loaded once per worker process: every game of a run
+    (arena, tournament, bound) plays the same rules object."""
     from easel import engine
     return engine.load_game(spec, implementation)
 
 
 def play_game(task: GameTask) -> dict:
     """Play one game to the end and return its record."""
-    game = _game(task.game, task.implementation)
+    game = loaded_game(task.game, task.implementation)
     bots = [make_bot(parse_spec(spec).with_seed(seed), game) for _, spec, seed in task.seats]
     for bot in bots:
         bot.restart()
@@ -190,7 +192,7 @@ def _seat_plays(game: str, implementation: str, spec: str) -> tuple:
     # Once per spec, not per game: a run's every record names the same few.
     # (The search options as JSON text: a cached value must not be shared
     # mutable.) A search seat needs the core, so the reference has none.
-    loaded = _game(game, implementation)
+    loaded = loaded_game(game, implementation)
     options = search_plays(spec, loaded) if implementation == "core" else None
     return (level_plays(spec, loaded),
             json.dumps(options, sort_keys=True) if options is not None else None)

@@ -198,9 +198,9 @@ class WorldTask:
 
 def play_task(task: WorldTask) -> dict:
     """One game of one world by one player; a JSON-ready record."""
-    from .arena import _game
+    from .arena import loaded_game
     from .specs import make_bot, parse_spec
-    game = _game(task.game, "core")
+    game = loaded_game(task.game, "core")
     if task.player == CLAIRVOYANT:
         step = Clairvoyant(game, task.world, task.iterations, seed=task.seed,
                            **dict(task.options)).step
@@ -293,8 +293,8 @@ def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
     `on_stale(n)` hears of the n games of this plan the records hold but
     played with other resolved options (or recorded none): they are played
     again, not mixed in."""
-    from .arena import _game
-    loaded = _game(game, "core")
+    from .arena import loaded_game
+    loaded = loaded_game(game, "core")
     if loaded.num_players() != 1:
         raise ClairvoyantError(f"{game}: the bound is for solo games (players=1); with "
                                f"opponents, knowing the future is not the only edge")

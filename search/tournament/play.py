@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass
 
 from easel.engine.contract_ids import PLAYER_CHANCE
 
-from ..arena import _game, derive_seed, sample_outcome
+from ..arena import loaded_game, derive_seed, sample_outcome
 from ..bots import player_scores
 from ..records import RECORD_FORMAT, today
 from ..specs import make_bot, parse_spec
@@ -68,7 +68,7 @@ def _bot_seed(task: BlockTask, game_index: int, seat: int, name: str, spec: str)
 
 
 def play_one(task: BlockTask, game_index: int) -> dict:
-    game = _game(task.game, task.implementation)
+    game = loaded_game(task.game, task.implementation)
     order = task.orders[game_index]
     seats = [(task.field[pos][0], task.field[pos][1]) for pos in order]
     seeds = [_bot_seed(task, game_index, s, name, spec) for s, (name, spec) in enumerate(seats)]
