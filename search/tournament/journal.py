@@ -10,6 +10,10 @@ a game's default may change too. Every
 further line is one event:
 
     block         a finished block: id, game, field, block, seed, games (records)
+    game          a game of a block still in play: id (the block's), record; the
+                  block's next run keeps it rather than play it again (a stop
+                  mid-block loses only the games in play); once the block is
+                  journaled whole, its games are read from the block
     worker_died   a block's worker died, hung past block_seconds or failed outside
                   the bots: id, attempt, detail (the block is run again)
     block_failed  a block given up after its retries: id, attempts, detail

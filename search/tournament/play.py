@@ -172,17 +172,45 @@ def _on_alarm(signum, frame):
     raise _MoveTimeout()
 
 
-def play_block(task: BlockTask | dict) -> dict:
-    """Play every seating of the block; return its journal entry."""
+def played_before(task: BlockTask, game_index: int, record) -> bool:
+    """Whether `record` is game `game_index` of this block as play_one would
+    play it again: its index, block seed and seats (bots and specs). Its moves
+    need no check: a game is fixed by its block seed, index and seats (every
+    bot seed and chance outcome derives from them, `_bot_seed`)."""
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        return False
+    order = task.orders[game_index]
+    seats = [{"bot": task.field[pos][0], "spec": task.field[pos][1]} for pos in order]
+    return (record.get("index") == game_index and record.get("game") == task.game
+            and record.get("block_seed") == task.seed
+            and [{"bot": s.get("bot"), "spec": s.get("spec")} for s in record.get("seats") or []
+                 if isinstance(s, dict)] == seats)
+
+
+def play_block(task: BlockTask | dict, done: dict | None = None, on_game=None) -> dict:
+    """Play every seating of the block; return its journal entry.
+
+    done: game index -> the record of a game of this block played before (a
+    run stopped mid-block journals its finished games, runner.py): kept, not
+    played again, when `played_before` says it is that game. on_game(record)
+    is called with each game as it is played, for the journal."""
     if isinstance(task, dict):
         task = BlockTask(**{k: (tuple(tuple(x) if isinstance(x, list) else x for x in v)
                                 if isinstance(v, list) else v) for k, v in task.items()})
+    done = done or {}
     previous = None
     if task.move_seconds and threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGALRM, _on_alarm)
     started = time.perf_counter()
     try:
-        games = [play_one(task, i) for i in range(len(task.orders))]
+        games = []
+        for i in range(len(task.orders)):
+            record = done.get(i)
+            if not played_before(task, i, record):
+                record = play_one(task, i)
+                if on_game is not None:
+                    on_game(record)
+            games.append(record)
     finally:
         if previous is not None:
             signal.signal(signal.SIGALRM, previous)

@@ -3,7 +3,10 @@
 The driver plans the blocks (tournament.plan), skips those its journal holds
 already, and hands the rest to a backend a few at a time; each finished
 block is appended to the journal (one fsynced line) as soon as it arrives,
-then the progress line is updated. Before a block is handed out, the driver
+then the progress line is updated. The local backend's workers also send
+each game as it ends, journaled as a `game` event of its block: a run
+stopped mid-block keeps the games played, and the block's next run plays
+only the rest (a block of strong bots can take hours). Before a block is handed out, the driver
 checks whether it is still wanted: a pairing whose SPRT has decided, or a
 field with a quarantined bot, gets no more blocks.
 
@@ -69,13 +72,14 @@ def _worker_main(conn):
     conn.send(("ready", None))                          # started: what dies later is a block's
     while True:
         try:
-            task = conn.recv()
+            message = conn.recv()
         except EOFError:
             return
-        if task is None:
+        if message is None:
             return
         try:
-            conn.send(("ok", play_block(task)))
+            conn.send(("ok", play_block(message["task"], message["done"],
+                                        on_game=lambda record: conn.send(("game", record)))))
         except Exception as e:
             conn.send(("error", f"{type(e).__name__}: {e}\n"
                                 f"{''.join(traceback.format_exc(limit=6))}"))
@@ -84,10 +88,11 @@ def _worker_main(conn):
 class LocalBackend:
     name = "local"
 
-    def __init__(self, jobs: int, block_seconds: float | None):
+    def __init__(self, jobs: int, block_seconds: float | None, on_game=None):
         self.ctx = multiprocessing.get_context("spawn")
         self.jobs = jobs
         self.block_seconds = block_seconds
+        self.on_game = on_game    # on_game(task, record): a game of a block in play ended
         self.idle = []
         self.busy = {}            # conn -> (process, task, started)
         self.ready = set()        # pids of workers that have started
@@ -104,21 +109,27 @@ class LocalBackend:
         child.close()
         return proc, parent
 
-    def submit(self, task):
+    def submit(self, task, done: dict | None = None):
         proc, conn = self.idle.pop() if self.idle else self._spawn()
-        conn.send(task.to_dict())
+        conn.send({"task": task.to_dict(), "done": done or {}})
         self.busy[conn] = (proc, task, time.monotonic())
 
-    def _receive(self, conn, proc):
-        """The next result message, after the start-up handshake; EOFError if the
-        worker is gone. A worker that dies before its handshake could not start at all:
-        that is no block's fault, and rerunning blocks would not help."""
+    def _receive(self, conn, proc, task):
+        """The next result message, after the start-up handshake and the games
+        the block has sent (handed to on_game); EOFError if there is none yet or
+        the worker is gone. A worker that dies before its handshake could not
+        start at all: that is no block's fault, and rerunning blocks would not
+        help."""
         while True:
             if not conn.poll():
                 raise EOFError
             kind, payload = conn.recv()
             if kind == "ready":
                 self.ready.add(proc.pid)
+                continue
+            if kind == "game":
+                if self.on_game is not None:
+                    self.on_game(task, payload)
                 continue
             return kind, payload
 
@@ -138,7 +149,7 @@ class LocalBackend:
                 continue
             proc, task, _ = self.busy[conn]
             try:
-                kind, payload = self._receive(conn, proc)
+                kind, payload = self._receive(conn, proc, task)
             except (EOFError, OSError):
                 if proc.is_alive():
                     continue                    # only the handshake was there (or it is exiting)
@@ -192,8 +203,8 @@ class LocalBackend:
 
 # -- Ray --------------------------------------------------------------------------------
 
-def _ray_play(task: dict) -> dict:
-    return play_block(task)
+def _ray_play(task: dict, done: dict) -> dict:
+    return play_block(task, done)
 
 
 class RayBackend:
@@ -238,8 +249,10 @@ class RayBackend:
     def capacity(self) -> int:
         return self._capacity
 
-    def submit(self, task):
-        ref = self.remote.remote(task.to_dict())
+    def submit(self, task, done: dict | None = None):
+        # A Ray task returns its block whole; games a local run journaled
+        # before are kept all the same.
+        ref = self.remote.remote(task.to_dict(), done or {})
         self.refs[ref] = (task, time.monotonic())
 
     def wait(self, timeout: float):
@@ -279,9 +292,9 @@ class RayBackend:
             self.ray.shutdown()
 
 
-def make_backend(name: str, jobs: int, address: str, block_seconds):
+def make_backend(name: str, jobs: int, address: str, block_seconds, on_game=None):
     if name == "local":
-        return LocalBackend(jobs, block_seconds)
+        return LocalBackend(jobs, block_seconds, on_game)
     if name == "ray":
         return RayBackend(address, jobs, block_seconds)
     raise TournamentError(f"unknown backend {name!r}; backends: local, ray")
@@ -328,6 +341,11 @@ def _clock(seconds: float) -> str:
     h, rest = divmod(seconds, 3600)
     m, s = divmod(rest, 60)
     return f"{h}h{m:02d}m" if h else f"{m}m{s:02d}s"
+
+
+def _count(partial: dict) -> int:
+    """Games journaled of blocks not yet journaled whole."""
+    return sum(len(games) for games in partial.values())
 
 
 def _leader(scores: dict) -> str:
@@ -514,22 +532,41 @@ def run(cfg: TournamentConfig, journal: Journal, backend: str | None = None,
         tracker = trackers.get((task.game, names))
         return tracker is None or not tracker.decided
 
+    # The games of blocks not yet journaled whole (`game` events): block id ->
+    # game index -> its first journaled record, handed to the block's next run.
+    partial: dict = {}
+    for e in journal.events:
+        if e.get("type") == "game" and e.get("id") not in blocks and isinstance(
+                e.get("record"), dict):
+            partial.setdefault(e["id"], {}).setdefault(e["record"].get("index"), e["record"])
+
+    def on_game(task, record):
+        games = partial.setdefault(task.id, {})
+        if task.id in blocks or record.get("index") in games:
+            return
+        journal.append({"type": "game", "id": task.id, "record": record})
+        games[record.get("index")] = record
+        if progress:
+            progress.update(done_games + _count(partial), total_games, len(blocks), len(tasks),
+                            _leader(scores))
+
     queue = deque(t for t in tasks if wanted(t))
     total_games = sum(len(t.orders) for t in tasks)
     done_games = sum(len(e["games"]) for e in blocks.values())
     retry = deque()
     inflight = {}
     journaled = 0
-    engine = make_backend(backend, jobs, address, cfg.block_seconds)
+    engine = make_backend(backend, jobs, address, cfg.block_seconds, on_game)
     if progress:
-        progress.update(done_games, total_games, len(blocks), len(tasks), _leader(scores), True)
+        progress.update(done_games + _count(partial), total_games, len(blocks), len(tasks),
+                        _leader(scores), True)
     try:
         while True:
             while len(inflight) < engine.capacity and (retry or queue):
                 task = retry.popleft() if retry else queue.popleft()
                 if task.id in inflight or not wanted(task):
                     continue
-                engine.submit(task)
+                engine.submit(task, partial.get(task.id))
                 inflight[task.id] = task
             if not inflight:
                 break
@@ -541,6 +578,7 @@ def run(cfg: TournamentConfig, journal: Journal, backend: str | None = None,
                         continue                     # idempotent: counted once
                     journal.append(payload, sync=False)
                     blocks[payload["id"]] = payload
+                    partial.pop(payload["id"], None)
                     account(payload)
                     done_games += len(payload["games"])
                     journaled += 1
@@ -564,15 +602,15 @@ def run(cfg: TournamentConfig, journal: Journal, backend: str | None = None,
             if arrived:
                 journal.sync()
             if progress:
-                progress.update(done_games, total_games, len(blocks), len(tasks),
-                                _leader(scores))
+                progress.update(done_games + _count(partial), total_games, len(blocks),
+                                len(tasks), _leader(scores))
             if stop_after_blocks is not None and journaled >= stop_after_blocks:
                 break
     finally:
         engine.close()
         if progress:
-            progress.update(done_games, total_games, len(blocks), len(tasks), _leader(scores),
-                            force=True)
+            progress.update(done_games + _count(partial), total_games, len(blocks), len(tasks),
+                            _leader(scores), force=True)
             progress.close()
     return results_mod.compute(cfg, tasks, journal.events)
 
