@@ -1,5 +1,5 @@
 """Tournaments: configured events of many bots and games, played in duplicate
-blocks with fair seatings, journaled block by block so that a run survives a
+blocks with fair seatings, journaled game by game and block by block so that a run survives a
 crash, rated (Elo for pairs, Plackett-Luce with a seat term for fields of 3-5),
 reported as HTML, JSON and CSV, on local processes or a Ray cluster.
 
