@@ -440,6 +440,12 @@ def _build(rd, top, players):
             st["free_action_used"] = word == "used"
         studios.append(st)
     v["studios"] = studios
+    if v["phase"] == "pay" and pend.get("pay_for") == "buy" and "pay_arg" not in written:
+        # The price of a purchase is its market slot's (§5, §12), and nothing else
+        # on the table says which canvas is being paid for.
+        rd.bad(top["pending"], "pending slot", "a purchase being paid for needs the market "
+               "slot of its canvas", "slot=1, 2 or 3")
+        pend["pay_arg"] = 1         # refused above; the defaults below read a slot
     for key in FILL_EARLY:
         if key not in written:
             pend[key] = pending_default(r, v, key, base_first(r, v["day"]))

@@ -194,3 +194,22 @@ def test_a_flood_of_bad_names_is_refused_with_a_bounded_answer():
         assert "more (the first" in str(e.value)
         assert str(e.value).count("no canvas 'no such") <= MAX_PROBLEMS
         assert len(str(e.value)) < 400 * MAX_PROBLEMS
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_a_purchase_paid_for_without_its_slot_is_refused_by_name(n):
+    """The price of a purchase is its market slot's (RULINGS.md §5, §12) and
+    nothing else on the table says which canvas is bought: a pending payment
+    for a purchase with its slot left out is refused naming the slot (it
+    once failed with a KeyError, found by tests/test_loader_property.py)."""
+    g = load(n)
+    buys = [s for s in positions(g, games=6, seed=40 + n, every=1)
+            if re.search(r"^pending .*pay_for=buy.* slot=\d", s.to_notation(), re.M)]
+    assert buys, "no purchase being paid for in these games"
+    for s in buys[:3]:
+        text = re.sub(r" slot=\d", "", s.to_notation())
+        with pytest.raises(StateFormatError, match=r"\(pending slot\): a purchase being paid "
+                                                   r"for needs the market slot of its canvas; "
+                                                   r"write slot=1, 2 or 3"):
+            g.state_from_notation(text)
+        assert g.state_from_notation(s.to_notation()).to_json() == s.to_json()
