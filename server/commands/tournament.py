@@ -3,7 +3,9 @@ fair seats, ratings and a report (search.tournament; docs/tournament.md)."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 
 from easel.server.commands import bot_help
 
@@ -34,6 +36,10 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def run(args) -> int:
     from easel.search.tournament import config as config_mod
     from easel.search.tournament import runner
@@ -53,14 +59,22 @@ def run(args) -> int:
         out = args.resume or args.out or os.path.splitext(os.path.basename(args.config))[0]
         cfg, journal = runner.open_run(cfg, out, resume=bool(args.resume))
         progress = None if args.no_progress else runner.Progress(sys.stderr)
+        # A `kill` (SIGTERM) stops the run as Ctrl-C does, through the runner's
+        # cleanup: its workers are stopped with it rather than left playing
+        # their blocks with no one to journal them.
+        main_thread = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGTERM, _interrupt) if main_thread else None
         try:
             results = runner.run(cfg, journal, backend=args.backend, jobs=args.jobs,
                                  address=args.address, progress=progress)
         except KeyboardInterrupt:
             print(f"easel tournament: interrupted; the journal in {out} keeps every finished "
-                  f"block: easel tournament --resume {out}", file=sys.stderr)
+                  f"block and game: easel tournament --resume {out}", file=sys.stderr)
             journal.close()
             return 130
+        finally:
+            if main_thread:
+                signal.signal(signal.SIGTERM, previous)
     results = runner.finish(cfg, journal, out, results)
     journal.close()
     _print_summary(results, out)

@@ -7,8 +7,13 @@ from __future__ import annotations
 import copy
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
 
-from tournament_helpers import without_timing
+import pytest
+from tournament_helpers import to_toml, without_timing
 
 from easel.search.tournament import config as config_mod
 from easel.search.tournament import runner
@@ -105,3 +110,53 @@ def test_a_run_stopped_mid_block_plays_only_the_rest(run_tournament, tmp_path):
     assert len(block) == 1
     dates = [g["date"] for g in block[0]["games"]]
     assert dates[1] == "kept" and "second copy" not in dates
+
+
+def _marked_processes(mark: str) -> list[int]:
+    """Live processes whose environment carries `mark` (Linux /proc)."""
+    out = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if mark.encode() in f.read():
+                    out.append(int(pid))
+        except OSError:
+            continue
+    return out
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_a_killed_run_stops_its_workers_and_keeps_its_games(tmp_path):
+    """SIGTERM stops `easel tournament` as Ctrl-C does: exit 130, the journal
+    keeps the games that ended, and no worker is left playing its block."""
+    data = dict(CONFIG, games_per_field=600, run={"jobs": 2})
+    cfg_path = tmp_path / "kill.toml"
+    cfg_path.write_text(to_toml(data))
+    out = tmp_path / "killed"
+    mark = f"EASEL_TEST_RUN={os.getpid()}-{time.monotonic_ns()}"
+    import easel
+    home = os.path.dirname(os.path.dirname(os.path.abspath(easel.__file__)))
+    env = {**os.environ, "PYTHONPATH": home, mark.split("=")[0]: mark.split("=")[1]}
+    proc = subprocess.Popen([sys.executable, "-m", "easel.server.cli", "tournament",
+                             str(cfg_path), "--out", str(out), "--no-progress"],
+                            cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    journal = out / JOURNAL_NAME
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if journal.exists() and journal.read_bytes().count(b'"type":"game"') >= 2:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.stderr.read()
+    assert len(_marked_processes(mark)) >= 3          # the driver and its two workers
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert f"keeps every finished block and game: easel tournament --resume {out}" in err
+    deadline = time.monotonic() + 10
+    while _marked_processes(mark) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _marked_processes(mark) == []
+    assert journal.read_bytes().count(b'"type":"game"') >= 2
