@@ -6,8 +6,8 @@ block is appended to the journal (one fsynced line) as soon as it arrives,
 then the progress line is updated. The local backend's workers also send
 each game as it ends, journaled as a `game` event of its block: a run
 stopped mid-block keeps the games played, and the block's next run plays
-only the rest (a block of strong bots can take hours). Before a block is handed out, the driver
-checks whether it is still wanted: a pairing whose SPRT has decided, or a
+only the rest (a block of strong bots can take hours). Before a block is
+handed out, the driver checks whether it is still wanted: a pairing whose SPRT has decided, or a
 field with a quarantined bot, gets no more blocks.
 
 Backends:
