@@ -166,7 +166,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("journals", nargs="+", help="easel bound journals or easel arena records")
     ap.add_argument("--every", type=int, default=25, help="keep every N-th decision (default 25)")
-    ap.add_argument("--playouts", type=int, default=16, help="playouts a kept position (default 16)")
+    ap.add_argument("--playouts", type=int, default=16,
+                    help="playouts a kept position (default 16)")
     ap.add_argument("--seed", type=int, default=1, help="the playouts' seed (default 1)")
     args = ap.parse_args(argv)
     for name in ("every", "playouts"):
