@@ -287,7 +287,13 @@ def test_parts_are_keyboard_buttons_and_pickers_offer_sensible_values(page, serv
     page.keyboard.press("Enter")
     codes = page.locator(".vg-picker [data-code]").evaluate_all("bs => bs.map(b => b.dataset.code)")
     assert codes == ["YU", "BU", "PU", "GU", "VU", "WU"]   # the space's orientation only
+    # The keyboard lands in the picker (moved there after it is drawn; on a
+    # loaded machine a key pressed sooner would go to the space), and Escape
+    # closes it.
+    page.wait_for_function("document.activeElement && "
+                           "document.activeElement.closest('.vg-picker') !== null")
     page.keyboard.press("Escape")
+    page.wait_for_selector(".vg-picker", state="detached", timeout=5000)
     assert page.locator(".vg-picker").count() == 0
     # the paintings offered are those neither on offer nor framed
     page.click('[data-part="painting:0"]')
