@@ -289,8 +289,10 @@ def test_parts_are_keyboard_buttons_and_pickers_offer_sensible_values(page, serv
     assert codes == ["YU", "BU", "PU", "GU", "VU", "WU"]   # the space's orientation only
     # The keyboard lands in the picker (moved there after it is drawn; on a
     # loaded machine a key pressed sooner would go to the space), and Escape
-    # closes it.
-    page.wait_for_function("document.activeElement && "
+    # closes it. The predicate is a function, not a bare expression: Playwright
+    # evaluates an expression again at every poll, which the page's CSP (no
+    # 'unsafe-eval') refuses once the first check has failed.
+    page.wait_for_function("() => document.activeElement && "
                            "document.activeElement.closest('.vg-picker') !== null")
     page.keyboard.press("Escape")
     page.wait_for_selector(".vg-picker", state="detached", timeout=5000)
