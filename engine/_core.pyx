@@ -172,6 +172,15 @@ cdef class CoreState:
             raise ValueError(f"u must be in [0, 1), got {u}")
         return self.core.c.sample_chance(&self.core.c, self.buf, u)
 
+    def chance_source(self):
+        """Which of the game's sources of chance (GameC.chance_source) the
+        chance event here draws from: 0 for a game with one source."""
+        if self.core.c.current_player(&self.core.c, self.buf) != PLAYER_CHANCE:
+            raise ValueError("not a chance node")
+        if self.core.c.chance_source == NULL:
+            return 0
+        return self.core.c.chance_source(&self.core.c, self.buf)
+
     def is_legal(self, action):
         cdef int a, n, i, player
         if not isinstance(action, int) or isinstance(action, bool):

@@ -28,6 +28,7 @@ cdef enum:
     PLAYER_CHANCE = -1      # OpenSpiel's kChancePlayerId
     PLAYER_TERMINAL = -4    # OpenSpiel's kTerminalPlayerId
     MAX_PLAYERS = 10        # upper bound on num_players over all games
+    MAX_CHANCE_SOURCES = 4  # GameC.chance_source: 0 .. 3
 
 
 # The facts of one game instance: one field per field of engine.kit.GameFacts,
@@ -89,3 +90,12 @@ cdef struct GameC:
     # (tests/search/test_random_playout.py).
     void (*random_playout)(const GameC* g, void* s, PlayoutRandC* rnd,
                            double* returns) noexcept nogil
+    # Optional (NULL: one source): which of the game's sources of chance the
+    # chance event at `s` draws from, 0 to MAX_CHANCE_SOURCES - 1 (a bag of
+    # cubes, a deck of cards, a die). A known future (search/clairvoyant.py)
+    # fixes each source's sequence apart, so that the j-th card turned up is
+    # the same card however many cubes were drawn before it: with one shared
+    # sequence, a search told the future could choose its cards by the
+    # number of cubes it draws first (docs/starving-artists-solo.md, "The
+    # bound chose its future").
+    int (*chance_source)(const GameC* g, const void* s) noexcept nogil

@@ -45,6 +45,11 @@ class ReferenceState:
     def evaluate(self):
         return None
 
+    def _chance_source(self) -> int:
+        """Which of the game's sources of chance the event draws from
+        (GameC.chance_source); a game of one source keeps 0."""
+        return 0
+
     # -- the shared face -------------------------------------------------------
     def get_game(self):
         return self.game
@@ -67,6 +72,11 @@ class ReferenceState:
         if not self.is_chance_node():
             return []
         return sorted(self._chance_outcomes())
+
+    def chance_source(self) -> int:
+        if not self.is_chance_node():
+            raise ValueError("not a chance node")
+        return self._chance_source()
 
     def is_legal(self, action) -> bool:
         if not isinstance(action, int) or isinstance(action, bool):

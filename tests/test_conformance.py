@@ -86,6 +86,9 @@ def _check_state(game, state, where):
         assert all(p > 0 for _, p in outcomes), f"{where}: non-positive probability {outcomes}"
         total = math.fsum(p for _, p in outcomes)
         assert abs(total - 1.0) < EPS, f"{where}: chance probabilities sum to {total!r}"
+        source = state.chance_source()
+        assert type(source) is int and 0 <= source < 4, \
+            f"{where}: chance source {source!r} not in [0, 4) (contract.pxd MAX_CHANCE_SOURCES)"
     else:
         assert outcomes == [], f"{where}: chance outcomes {outcomes} at a non-chance node"
 

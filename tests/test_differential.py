@@ -4,8 +4,8 @@ Random games are played through both implementations with the same choices:
 one generator picks an index into the (identical) legal list, and at a chance
 node an outcome is drawn by the reference's probabilities and applied to
 both. At every step the two must agree on the player to move, the legal
-actions, the chance outcomes (ids, probabilities to 1e-12), the JSON view
-and the move text; at the end, on the returns.
+actions, the chance outcomes (ids, probabilities to 1e-12) and their source
+of chance, the JSON view and the move text; at the end, on the returns.
 
 Every registered game with both implementations is covered; a game with only
 a reference shows as skipped. Counts: conftest.diff_games (EASEL_DIFF_GAMES,
@@ -41,6 +41,9 @@ def _compare(core, ref, where):
         f"{where}: chance outcome ids core {c_out} != reference {r_out}"
     for (a, pc), (_, pr) in zip(c_out, r_out):
         assert abs(pc - pr) <= TOL, f"{where}: P(outcome {a}) core {pc!r} != reference {pr!r}"
+    if r_out:
+        assert core.chance_source() == ref.chance_source(), \
+            f"{where}: chance source core {core.chance_source()} != reference {ref.chance_source()}"
     c_json, r_json = core.to_json(), ref.to_json()
     if c_json != r_json:
         diff = {k: (c_json.get(k), r_json.get(k)) for k in set(c_json) | set(r_json)

@@ -9,7 +9,7 @@ from libc.string cimport memcpy, memset
 from easel.engine._core cimport CoreGame, CoreState
 from easel.engine.starving_artists.state cimport *
 from easel.engine.starving_artists.play cimport (sa_apply, sa_chance_outcomes, sa_current_player,
-                                                 sa_legal_actions, sa_returns, sa_sample_chance,
+                                                 sa_legal_actions, sa_returns, sa_sample_chance, sa_chance_source,
                                                  sa_scores)
 from easel.engine.starving_artists.policy cimport sa_evaluate, sa_rollout_action
 
@@ -60,6 +60,7 @@ def make_core(params, facts):
     core.c.apply_action = sa_apply
     core.c.returns = sa_returns
     core.c.sample_chance = sa_sample_chance
+    core.c.chance_source = sa_chance_source
     core.c.scores = sa_scores
     core.c.rollout_action = sa_rollout_action
     if not r.solo:

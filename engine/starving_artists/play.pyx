@@ -263,6 +263,12 @@ cdef int sa_chance_outcomes(const GameC* g, const void* s, int* out,
     return 0
 
 
+cdef int sa_chance_source(const GameC* g, const void* s) noexcept nogil:
+    """GameC.chance_source: the canvases (1), turned up from one shuffled
+    pile (§32 ruling), apart from the cubes drawn from the bag (0)."""
+    return 1 if (<const SAStateC*> s).phase == PH_CANVAS else 0
+
+
 cdef int sa_sample_chance(const GameC* g, const void* s, double u) noexcept nogil:
     """The outcome whose cumulative interval (in chance_outcomes order) holds u."""
     cdef const SAStateC* st = <const SAStateC*> s

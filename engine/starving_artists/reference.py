@@ -173,6 +173,10 @@ class StarvingArtistsState(ReferenceState):
         return c != WILD or self.r.solo or not self.turn_wild
 
     # ------------------------------------------------------------------ chance
+    def _chance_source(self):
+        # The canvases, turned up from their pile, apart from the bag's cubes.
+        return 1 if self.phase == CANVAS else 0
+
     def _chance_outcomes(self):
         if self.phase == CANVAS:
             left = [i for i in range(self.r.n_cards) if self.loc[i] == UNSEEN]

@@ -9,7 +9,7 @@ from libc.string cimport memcpy, memset
 from easel.engine._core cimport CoreGame, CoreState
 from easel.engine.vangogh.state cimport *
 from easel.engine.vangogh.play cimport (vg_apply, vg_chance_outcomes, vg_current_player,
-                                        vg_legal_actions, vg_returns, vg_sample_chance,
+                                        vg_legal_actions, vg_returns, vg_sample_chance, vg_chance_source,
                                         vg_scores)
 from easel.engine.vangogh.policy cimport vg_evaluate, vg_rollout_action
 
@@ -66,6 +66,7 @@ def make_core(params, facts):
     core.c.returns = vg_returns
     core.c.evaluate = vg_evaluate
     core.c.sample_chance = vg_sample_chance
+    core.c.chance_source = vg_chance_source
     core.c.scores = vg_scores
     core.c.rollout_action = vg_rollout_action
     return core

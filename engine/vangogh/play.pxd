@@ -9,6 +9,7 @@ cdef int vg_legal_actions(const GameC* g, const void* s, int* out) noexcept nogi
 cdef int vg_chance_outcomes(const GameC* g, const void* s, int* out,
                             double* probs) noexcept nogil
 cdef int vg_sample_chance(const GameC* g, const void* s, double u) noexcept nogil
+cdef int vg_chance_source(const GameC* g, const void* s) noexcept nogil
 cdef void vg_apply(const GameC* g, void* s, int action) noexcept nogil
 cdef void vg_returns(const GameC* g, const void* s, double* out) noexcept nogil
 cdef void vg_scores(const GameC* g, const void* s, double* out) noexcept nogil

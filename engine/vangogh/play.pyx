@@ -356,6 +356,17 @@ cdef int vg_chance_outcomes(const GameC* g, const void* s, int* out,
     return 0
 
 
+cdef int vg_chance_source(const GameC* g, const void* s) noexcept nogil:
+    """GameC.chance_source: the cards (1) and a lone roll of the die (2) apart
+    from the bag (0); a draw rolled with its cube is one event, the bag's."""
+    cdef int ph = (<const VanGoghStateC*> s).phase
+    if ph == PH_SETUP_CARDS or ph == PH_CARD:
+        return 1
+    if ph == PH_ROLL:
+        return 2
+    return 0
+
+
 cdef int vg_sample_chance(const GameC* g, const void* s, double u) noexcept nogil:
     """The outcome whose cumulative interval (in chance_outcomes order) holds u,
     accumulated as a caller summing the listed probabilities would, without

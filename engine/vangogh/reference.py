@@ -223,6 +223,13 @@ class VanGoghState(ReferenceState):
         return True
 
     # ------------------------------------------------------------------ chance
+    def _chance_source(self):
+        # The cards (1) and a lone roll (2) apart from the bag (0); a draw
+        # rolled with its cube is one event, the bag's.
+        if self.phase in (SETUP_CARDS, CARD):
+            return 1
+        return 2 if self.phase == ROLL else 0
+
     def _chance_outcomes(self):
         ph = self.phase
         r = self.r
