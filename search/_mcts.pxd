@@ -110,6 +110,12 @@ cdef class Tree:
     cdef TreeOptionsC opt
     cdef bint native_playout
     cdef uint64_t world
+    # The world read by source (GameC.chance_source): each source's draws
+    # counted apart, 16 bits a source in chance_k, the iterations starting
+    # from chance_k0 (the clairvoyant's known future, search/clairvoyant.py).
+    cdef bint sources
+    cdef bint known           # chance reads the world in the IS form too
+    cdef uint64_t chance_k0
     cdef int root_player
     cdef volatile int cancelled
     cdef readonly long long iterations
@@ -136,6 +142,7 @@ cdef class Tree:
     cdef inline int _select(self, int n, int pa) noexcept nogil
     cdef inline void _push(self, WalkC* w, int c) noexcept nogil
     cdef inline int _sample_chance(self, uint64_t k) noexcept nogil
+    cdef inline uint64_t _chance_count(self) noexcept nogil
     cdef inline void _playout(self, WalkC* w, OutcomeC* out) noexcept nogil
     cdef inline void _rollout(self, uint64_t chance_k, int cut, double* r) noexcept nogil
     cdef inline void _utilities(self, OutcomeC* out) noexcept nogil

@@ -38,12 +38,17 @@ import numpy as np
 
 from easel.search import params
 
-from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS
+from easel.engine.contract cimport GameC, PLAYER_CHANCE, PLAYER_TERMINAL, MAX_PLAYERS, MAX_CHANCE_SOURCES
 from easel.engine._core cimport CoreGame, CoreState
 from easel.engine.rng cimport (RngC, PlayoutRandC, rng_seed, rng_below, rng_uniform,
                                hash_uniform, pick_index)
 
 FORMS = {"is": FORM_IS, "closed": FORM_CLOSED, "pimc": FORM_PIMC}
+
+
+cdef inline int _source(const GameC* g, const void* s) noexcept nogil:
+    """The source of chance the event at `s` draws from (GameC.chance_source)."""
+    return g.chance_source(g, s) & (MAX_CHANCE_SOURCES - 1)
 ROLLOUTS = {"random": ROLLOUT_RANDOM, "policy": ROLLOUT_POLICY}
 # (the names are the choices of the form and rollout options in search/params.py)
 assert tuple(FORMS) == params.MCTS["form"].choices
@@ -161,11 +166,20 @@ cdef class Tree:
 
     def __init__(self, CoreState state not None, unsigned long long seed=0,
                  unsigned long long world_seed=0, int max_nodes=DEFAULT_MAX_NODES,
-                 bint native_playout=True, **options):
+                 bint native_playout=True, bint sources=False,
+                 unsigned long long chance_k0=0, bint known=False, **options):
         """options: the search options a tree takes (TREE_OPTIONS: those of
         search/params.py with tree=True), checked there; the others take
         their generic values. max_nodes: this tree's cap (a search gives
-        each tree its share)."""
+        each tree its share). sources, chance_k0: the PIMC form's world
+        read by source (GameC.chance_source; search/clairvoyant.py): the
+        j-th draw of source s takes hash_uniform(world_seed, j + s * 2**40),
+        each iteration counting on from chance_k0, the draws already made
+        (16 bits a source, source s at bit 16 s); without it, the k-th
+        chance event takes hash_uniform(world_seed, k) whatever its source.
+        known: chance reads the world in the IS form too, whose tree then
+        holds the decisions of that one world (the clairvoyant's: no node
+        for a chance event whose outcome is known)."""
         cdef int span
         o = params.check_tree_options(options)
         self.core = state.core
@@ -182,6 +196,9 @@ cdef class Tree:
         if self.opt.policy_bias > 0.0 and self.g.rollout_action == NULL:
             raise ValueError("policy_bias: this game has no rollout policy")
         self.world = world_seed
+        self.sources = sources
+        self.known = known
+        self.chance_k0 = chance_k0 if sources else 0
         self.max_nodes = max(max_nodes, 16)
         rng_seed(&self.rng, seed)
         span = max(self.g.facts.num_distinct_actions, self.g.facts.max_chance_outcomes) + 1
@@ -327,7 +344,7 @@ cdef class Tree:
         self.path[0] = 0
         w.node = 0
         w.depth = 0
-        w.chance_k = 0
+        w.chance_k = self.chance_k0
         w.after_chance = 0
         self._descend(&w)
         self._playout(&w, &out)
@@ -355,9 +372,10 @@ cdef class Tree:
         after chance); in the closed and PIMC forms its outcome is a child,
         found or added. True when the descent ends here (a child added, or
         none could be)."""
+        cdef uint64_t step = self._chance_count()
         cdef int a = self._sample_chance(w.chance_k), c
         cdef NodeC* nodes
-        w.chance_k += 1
+        w.chance_k += step
         self.g.apply_action(self.g, self.work, a)
         if self.opt.form == FORM_IS:
             w.after_chance = 1
@@ -488,11 +506,15 @@ cdef class Tree:
 
     cdef inline int _sample_chance(self, uint64_t k) noexcept nogil:
         """The outcome of the chance event at the work state, the `k`-th of
-        the iteration: drawn from the tree's generator, or in PIMC from the
-        world's fixed number for k."""
-        cdef int n
+        the iteration: drawn from the tree's generator, or in PIMC (or a
+        tree told its world) from the world's fixed number for k, read by
+        source when the tree counts the draws by source."""
+        cdef int n, src
         cdef double u
-        if self.opt.form == FORM_PIMC:
+        if self.opt.form == FORM_PIMC or self.known:
+            if self.sources and self.g.chance_source != NULL:
+                src = _source(self.g, self.work)
+                k = ((k >> (16 * src)) & 0xFFFF) + (<uint64_t> src << 40)
             u = hash_uniform(self.world, k)
         else:
             u = rng_uniform(&self.rng)
@@ -500,6 +522,13 @@ cdef class Tree:
             return self.g.sample_chance(self.g, self.work, u)
         n = self.g.chance_outcomes(self.g, self.work, self.outcomes, self.probs)
         return self.outcomes[pick_index(u, self.probs, n)]
+
+    cdef inline uint64_t _chance_count(self) noexcept nogil:
+        """What the chance event at the work state adds to an iteration's
+        count: one, or one of its source's when the world is read by source."""
+        if self.sources and self.g.chance_source != NULL:
+            return (<uint64_t> 1) << (16 * _source(self.g, self.work))
+        return 1
 
     cdef inline void _playout(self, WalkC* w, OutcomeC* out) noexcept nogil:
         """The returns (out.r) of the game from where the descent ended:
@@ -510,12 +539,13 @@ cdef class Tree:
         cdef int cut = self.opt.rollout_depth
         if cut < 0 or g.evaluate == NULL:
             cut = -1
-        if cut < 0 and self.opt.rollout == ROLLOUT_RANDOM and self.native_playout and (
+        # The game's own playout counts chance events as one stream.
+        if cut < 0 and self.opt.rollout == ROLLOUT_RANDOM and self.native_playout and not self.sources and (
                 g.random_playout != NULL):
             rnd.rng = &self.rng
             rnd.world = self.world
             rnd.chance_k = w.chance_k
-            rnd.fixed_world = self.opt.form == FORM_PIMC
+            rnd.fixed_world = self.opt.form == FORM_PIMC or self.known
             g.random_playout(g, self.work, &rnd, out.r)
         else:
             self._rollout(w.chance_k, cut, out.r)
@@ -529,6 +559,7 @@ cdef class Tree:
         decision step.)"""
         cdef const GameC* g = self.g
         cdef int steps = 0, n, a
+        cdef uint64_t step
         cdef double u1, u2
         while True:
             if steps == cut:
@@ -547,8 +578,9 @@ cdef class Tree:
                     a = self.actions[rng_below(&self.rng, n)]
                 steps += 1
             elif g.current_player(g, self.work) == PLAYER_CHANCE:
+                step = self._chance_count()
                 a = self._sample_chance(chance_k)
-                chance_k += 1
+                chance_k += step
             else:
                 g.returns(g, self.work, r)
                 return
@@ -755,6 +787,9 @@ cdef class Tree:
                 raise ValueError("cannot advance past the end of the game")
             kind = KIND_CHANCE if p == PLAYER_CHANCE else KIND_DECISION
             self._check_legal(a, p)
+            if kind == KIND_CHANCE and self.sources and self.g.chance_source != NULL:
+                # The known future goes on from the draws now made.
+                self.chance_k0 += (<uint64_t> 1) << (16 * _source(self.g, self.root_state))
             self.g.apply_action(self.g, self.root_state, a)
             if not kept:
                 continue

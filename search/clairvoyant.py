@@ -1,16 +1,27 @@
 """The clairvoyant bound: games played by a search that is told the real
 future, to bound what any player who cannot see it can reach.
 
-A game's chance events are decided by a fixed stream: the k-th chance event
-of the game (counted from the start) takes the outcome whose cumulative
-interval holds `chance_uniform(world, k)`. The clairvoyant player searches
-that one world: a closed-loop tree whose chance nodes are resolved by the
-same numbers (the search's PIMC form on one world, search/_mcts.pyx), so
-every line it explores, rollouts included, meets the draws the game will
-really make. Its play is an upper estimate of any hidden-information
-player's in the same world; averaged over worlds, its win rate and score
-bound the solo games' (a search cannot always find the best line, so the
-estimate is checked against larger budgets: docs/strength.md).
+A game's chance events are decided by fixed streams of numbers, one for
+each source of chance (GameC.chance_source: the bag, the deck, the die):
+the j-th draw from source s takes the outcome whose cumulative interval
+holds `chance_uniform(world, chance_index(s, j))`. So the future is fixed
+as a table's is: the j-th canvas turned up is the same canvas however many
+cubes were drawn before it ("fixed" draws, the default). The clairvoyant
+player searches that one world: a closed-loop tree whose chance nodes are
+resolved by the same numbers (the search's PIMC form on one world read by
+source, search/_mcts.pyx), so every line it explores, rollouts included,
+meets the draws the game will really make. Its play is an upper estimate of
+any hidden-information player's in the same world; averaged over worlds,
+its win rate and score bound the solo games' (a search cannot always find
+the best line, so the estimate is checked against larger budgets:
+docs/starving-artists-solo.md).
+
+"shared" draws, the only kind before 2026-12-06, are one stream for every
+source: the k-th chance event of the game takes `chance_uniform(world, k)`.
+A search told that future chooses its future too: one more cube drawn
+before the evening, and every canvas after it is another. Its bound is
+looser (docs/starving-artists-solo.md, "The bound chose its future"); it
+is kept to replay the journals made with it.
 
 An analysis tool, never a player: nothing here is a bot spec, so no arena,
 tournament, hosted match or server can seat it (search/specs.py does not
@@ -45,6 +56,29 @@ def _splitmix64(x: int) -> tuple[int, int]:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
     return x, z ^ (z >> 31)
+
+
+DRAWS = ("fixed", "shared")
+_SOURCE_BITS = 16       # a source's count in a packed count (search/_mcts.pyx, Tree)
+
+
+def chance_index(source: int, j: int) -> int:
+    """Where the j-th draw of `source` reads the world's stream with fixed
+    draws: the tree's index (search/_mcts.pyx _sample_chance)."""
+    return j + (source << 40)
+
+
+def _draw_number(state, world: int, k: int, draws: str) -> tuple[float, int]:
+    """The number deciding the chance event at `state` after the draws `k`
+    (a count, packed by source with fixed draws), and the count after it."""
+    if draws == "shared":
+        return chance_uniform(world, k), k + 1
+    s = state.chance_source()
+    shift = _SOURCE_BITS * s
+    j = (k >> shift) & ((1 << _SOURCE_BITS) - 1)
+    if j == (1 << _SOURCE_BITS) - 1:
+        raise ClairvoyantError(f"more than {j} draws from chance source {s} in one game")
+    return chance_uniform(world, chance_index(s, j)), k + (1 << shift)
 
 
 def chance_uniform(world: int, k: int) -> float:
@@ -98,9 +132,11 @@ class Clairvoyant:
     the tree (search/params.py, tree=True) are MCTS's, with the game's
     defaults where not given."""
 
-    def __init__(self, game, world: int, iterations: int, seed: int = 0, **options):
+    def __init__(self, game, world: int, iterations: int, seed: int = 0, draws: str = "fixed",
+                 **options):
         if not isinstance(iterations, int) or iterations < 1:
             raise ClairvoyantError(f"iterations must be a positive integer, got {iterations!r}")
+        _check_draws(draws)
         for bad in ("form", "worlds", "threads"):
             if bad in options:
                 raise ClairvoyantError(f"option {bad!r}: the clairvoyant search is one tree "
@@ -109,6 +145,7 @@ class Clairvoyant:
         self.world = world & _MASK
         self.iterations = iterations
         self.seed = seed
+        self.draws = draws
         self._given = options
         self._options = None
         self._decisions = 0
@@ -121,16 +158,25 @@ class Clairvoyant:
         return self._options
 
     def step(self, state, chance_seen: int) -> int:
-        """The move at `state`, a decision node reached after `chance_seen`
-        chance events of this world."""
+        """The move at `state`, a decision node reached after the draws
+        `chance_seen` of this world (play_world's count: packed by source
+        with fixed draws, the chance events with shared ones)."""
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         o = self._resolved(state)
         self._decisions += 1
-        tree = Tree(state, form="pimc", seed=mix(self.seed, self._decisions),
-                    world_seed=shifted_world(self.world, chance_seen),
-                    max_nodes=max(1 << 16, 2 * self.iterations), **o)
+        if self.draws == "fixed":
+            # The decisions of the one world, chance in no node (its outcome
+            # is known): the tree reaches deeper for the same iterations
+            # than the PIMC form, whose every draw costs an iteration.
+            tree = Tree(state, form="is", known=True, seed=mix(self.seed, self._decisions),
+                        world_seed=self.world, sources=True, chance_k0=chance_seen,
+                        max_nodes=max(1 << 16, 2 * self.iterations), **o)
+        else:
+            tree = Tree(state, form="pimc", seed=mix(self.seed, self._decisions),
+                        world_seed=shifted_world(self.world, chance_seen),
+                        max_nodes=max(1 << 16, 2 * self.iterations), **o)
         # Stopped early, as MCTSBot stops, once the leader's lead in visits
         # is more than the iterations left: the rest cannot change the move.
         chunk, done = max(self.iterations // 8, 64), 0
@@ -152,9 +198,16 @@ class WorldResult:
     view: dict            # the final position's JSON view (day, paintings, ...)
 
 
-def play_world(game, world: int, choose) -> WorldResult:
+def _check_draws(draws) -> None:
+    if draws not in DRAWS:
+        raise ClairvoyantError(f"draws must be one of {', '.join(DRAWS)}, got {draws!r}")
+
+
+def play_world(game, world: int, choose, draws: str = "fixed") -> WorldResult:
     """Play one game of `world` to the end; `choose(state, chance_seen)`
-    gives each decision (the clairvoyant's step, or an ordinary bot's)."""
+    gives each decision (the clairvoyant's step, or an ordinary bot's), told
+    the draws made so far (a count packed by source with fixed draws)."""
+    _check_draws(draws)
     state = game.new_initial_state()
     steps = []
     k = 0
@@ -163,8 +216,8 @@ def play_world(game, world: int, choose) -> WorldResult:
         if len(steps) > limit:
             raise ClairvoyantError(f"world {world}: no end after {limit} steps")
         if state.is_chance_node():
-            a = chance_outcome(state, chance_uniform(world, k))
-            k += 1
+            u, k = _draw_number(state, world, k, draws)
+            a = chance_outcome(state, u)
         else:
             a = choose(state, k)
             if not state.is_legal(a):
@@ -194,6 +247,7 @@ class WorldTask:
     options: tuple        # the clairvoyant search's options, as (key, value) pairs
     seed: int
     resolved: str         # what the player plays with, resolved (JSON; see plan)
+    draws: str = "fixed"  # how the world's future is read (DRAWS)
 
 
 def play_task(task: WorldTask) -> dict:
@@ -203,9 +257,14 @@ def play_task(task: WorldTask) -> dict:
     game = loaded_game(task.game, "core")
     if task.player == CLAIRVOYANT:
         step = Clairvoyant(game, task.world, task.iterations, seed=task.seed,
-                           **dict(task.options)).step
+                           draws=task.draws, **dict(task.options)).step
     else:
-        bot = make_bot(parse_spec(task.player).with_seed(task.seed), game)
+        # A seed the spec names is mixed into the world's: `SPEC,seed=1` and
+        # `SPEC,seed=2` are two draws of one bot on every world (what a
+        # player told the future could simulate and choose between).
+        spec = parse_spec(task.player)
+        own = spec.args.get("seed")
+        bot = make_bot(spec.with_seed(task.seed if own is None else mix(task.seed, own)), game)
         bot.restart()
         step = lambda state, _k: bot.step(state.clone())   # noqa: E731 (never told the world)
     # The CPU time of the decisions with a choice: what a budget costs a
@@ -221,8 +280,8 @@ def play_task(task: WorldTask) -> dict:
         clock["cpu"] += time.thread_time() - t
         clock["searched"] += 1
         return a
-    r = play_world(game, task.world, choose)
-    return {"game": task.game, "index": task.index, "world": task.world,
+    r = play_world(game, task.world, choose, task.draws)
+    return {"game": task.game, "index": task.index, "world": task.world, "draws": task.draws,
             "player": task.player, "iterations": task.iterations,
             "options": dict(task.options), "resolved": json.loads(task.resolved),
             "returns": r.returns, "scores": r.scores,
@@ -254,7 +313,7 @@ def summarize_solo(records: list[dict]) -> dict:
 
 
 def plan(game: str, games: int, seed: int, iterations: int, options: dict,
-         vs: list[str], loaded) -> list[WorldTask]:
+         vs: list[str], loaded, draws: str = "fixed") -> list[WorldTask]:
     """Every world of the run, each played by the clairvoyant and by every
     bot of `vs` (the same worlds, so the comparison is paired). Each task
     carries its player's options resolved against the game's defaults of
@@ -270,23 +329,25 @@ def plan(game: str, games: int, seed: int, iterations: int, options: dict,
                 for who in players}
     return [WorldTask(game=game, index=i, world=world_seed(seed, i), player=who,
                       iterations=iterations if who == CLAIRVOYANT else 0, options=opts,
-                      seed=mix(seed ^ 0xB0D, i), resolved=resolved[who])
+                      seed=mix(seed ^ 0xB0D, i), resolved=resolved[who], draws=draws)
             for i in range(games) for who in players]
 
 
 def _key(rec: dict) -> tuple:
     # A record written before the options were recorded has None here, so
     # it matches no task: resumed, its game is played again (run_bound says
-    # how many).
+    # how many). One written before draws were recorded was played with
+    # shared draws, the only kind then.
     return (rec["index"], rec["world"], rec["player"], rec["iterations"],
             tuple(sorted(rec["options"].items())) if rec["player"] == CLAIRVOYANT else (),
-            json.dumps(rec["resolved"], sort_keys=True) if "resolved" in rec else None)
+            json.dumps(rec["resolved"], sort_keys=True) if "resolved" in rec else None,
+            rec.get("draws", "shared"))
 
 
 def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
               options: dict | None = None, vs: list[str] = (), jobs: int = 1,
               records_path: str | None = None, resume: bool = False,
-              on_record=None, on_stale=None) -> dict:
+              on_record=None, on_stale=None, draws: str = "fixed") -> dict:
     """Play the plan (games already in `records_path` kept when `resume`,
     those played with the options this code resolves), appending each
     finished game to `records_path`; return the summary per player.
@@ -302,11 +363,12 @@ def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
         raise ClairvoyantError(f"games must be a positive integer, got {games!r}")
     if not isinstance(jobs, int) or jobs < 1:
         raise ClairvoyantError(f"jobs must be a positive integer, got {jobs!r}")
+    _check_draws(draws)
     # Every player's options resolved before any game: a bad spec or option
     # is refused here, by name.
-    tasks = plan(game, games, seed, iterations, dict(options or {}), list(vs), loaded)
+    tasks = plan(game, games, seed, iterations, dict(options or {}), list(vs), loaded, draws)
     wanted = {_key(_task_record(t)): t for t in tasks}
-    slots = {k[:5] for k in wanted}       # the same game, whatever its options
+    slots = {k[:5] for k in wanted}       # the same game, whatever its options and draws
     done: dict[tuple, dict] = {}
     stale = 0
     if resume and records_path:
@@ -340,12 +402,36 @@ def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
     by_player: dict[str, list] = {}
     for k in wanted:
         by_player.setdefault(done[k]["player"], []).append(done[k])
-    return {"game": game, "seed": seed, "iterations": iterations, "options": dict(options or {}),
-            "players": {who: summarize_solo(recs) for who, recs in by_player.items()}}
+    out = {"game": game, "seed": seed, "iterations": iterations, "draws": draws,
+           "options": dict(options or {}),
+           "players": {who: summarize_solo(recs) for who, recs in by_player.items()}}
+    # With shared draws each player met another future (its own draws
+    # decided the rest), so a world's best game would be a choice of
+    # futures, not of play: only fixed draws give one.
+    if len(by_player) > 1 and draws == "fixed":
+        best = summarize_solo(best_of(by_player))
+        best.pop("cpu_a_decision", None)         # a mixture of the players' budgets
+        out["best"] = best
+    return out
+
+
+def best_of(by_player: dict[str, list]) -> list[dict]:
+    """Each world's best game among the players' (a win first, then the
+    score): what a player told the future could reach by playing each of
+    them through on the known world and choosing the best, so, like the
+    clairvoyant's own, an estimate from below of what knowing the future
+    allows (docs/starving-artists-solo.md, "The bound chose its future")."""
+    worlds: dict[int, dict] = {}
+    for recs in by_player.values():
+        for r in recs:
+            key = (seat_outcomes(r["returns"])[0][0], r["scores"][0] if r["scores"] else 0.0)
+            if r["index"] not in worlds or key > worlds[r["index"]][0]:
+                worlds[r["index"]] = (key, r)
+    return [worlds[i][1] for i in sorted(worlds)]
 
 
 def _task_record(t: WorldTask) -> dict:
-    return {"index": t.index, "world": t.world, "player": t.player,
+    return {"index": t.index, "world": t.world, "draws": t.draws, "player": t.player,
             "iterations": t.iterations, "options": dict(t.options),
             "resolved": json.loads(t.resolved)}
 

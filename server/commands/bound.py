@@ -27,6 +27,13 @@ def add_parser(sub):
                         f"otherwise")
     p.add_argument("--vs", nargs="*", default=[], metavar="SPEC",
                    help="bot specs to play on the same worlds, e.g. 'mcts(iterations=2000)'")
+    from easel.search.clairvoyant import DRAWS
+    p.add_argument("--draws", choices=DRAWS, default="fixed",
+                   help="how a world's future is fixed: 'fixed' (default), each source of chance "
+                        "(bag, deck, die) a sequence of its own, so the j-th card turned up is "
+                        "the same whatever the player does; 'shared', one sequence for every "
+                        "chance event, as journals before 2026-12-06 were played (a search told "
+                        "that future can choose its cards by the cubes it draws first)")
     p.add_argument("--games", type=int, default=100, help="worlds to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="master seed of the worlds (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
@@ -57,24 +64,31 @@ def _options(pairs) -> dict:
     return out
 
 
+def _row(who: str, s: dict) -> str:
+    lo, hi = s["win_ci"]
+    row = (f"  {who}: {s['games']} games, won {s['win_rate']:.3f} "
+           f"[{lo if lo is not None else float('nan'):.3f}, "
+           f"{hi if hi is not None else float('nan'):.3f}]")
+    for name in ("score", "day"):
+        if name in s:
+            q = s[name]
+            row += (f"; {name} median {q['median']:g} (quartiles {q['quartiles'][0]:g}-"
+                    f"{q['quartiles'][1]:g}, range {q['range'][0]:g}-{q['range'][1]:g}, "
+                    f"mean {q['mean']:.2f})")
+    if "cpu_a_decision" in s:
+        row += f"; {s['cpu_a_decision']:.3f} CPU s a searched decision"
+    return row
+
+
 def format_summary(summary: dict) -> str:
-    lines = [f"{summary['game']}: clairvoyant at {summary['iterations']} iterations a decision"
+    lines = [f"{summary['game']}: clairvoyant at {summary['iterations']} iterations a decision, "
+             f"{summary['draws']} draws"
              + (f" ({', '.join(f'{k}={v}' for k, v in summary['options'].items())})"
                 if summary["options"] else "") + f", seed {summary['seed']}"]
-    for who, s in summary["players"].items():
-        lo, hi = s["win_ci"]
-        row = (f"  {who}: {s['games']} games, won {s['win_rate']:.3f} "
-               f"[{lo if lo is not None else float('nan'):.3f}, "
-               f"{hi if hi is not None else float('nan'):.3f}]")
-        for name in ("score", "day"):
-            if name in s:
-                q = s[name]
-                row += (f"; {name} median {q['median']:g} (quartiles {q['quartiles'][0]:g}-"
-                        f"{q['quartiles'][1]:g}, range {q['range'][0]:g}-{q['range'][1]:g}, "
-                        f"mean {q['mean']:.2f})")
-        if "cpu_a_decision" in s:
-            row += f"; {s['cpu_a_decision']:.3f} CPU s a searched decision"
-        lines.append(row)
+    lines += [_row(who, s) for who, s in summary["players"].items()]
+    if "best" in summary:
+        lines.append(_row("the best game of each world (any player above, chosen knowing "
+                          "the future)", summary["best"]))
     return "\n".join(lines)
 
 
@@ -89,13 +103,13 @@ def run(args) -> int:
 
     def stale(n):
         print(f"{args.records}: {n} games of this run were played with other options than "
-              f"this code resolves (or recorded none, written before options were recorded); "
-              f"playing them again, not mixing them in", file=sys.stderr)
+              f"this code resolves (or recorded none, written before options were recorded) "
+              f"or other --draws; playing them again, not mixing them in", file=sys.stderr)
 
     summary = run_bound(args.game, iterations=args.iterations, games=args.games, seed=args.seed,
                         options=_options(args.set), vs=args.vs, jobs=args.jobs,
                         records_path=args.records, resume=args.resume, on_record=tick,
-                        on_stale=stale)
+                        on_stale=stale, draws=args.draws)
     if progress:
         print(file=sys.stderr)
     if args.json == "-":
