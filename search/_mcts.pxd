@@ -141,8 +141,7 @@ cdef class Tree:
     cdef inline void _expand(self, WalkC* w, int p, int n_untried, int pa) noexcept nogil
     cdef inline int _select(self, int n, int pa) noexcept nogil
     cdef inline void _push(self, WalkC* w, int c) noexcept nogil
-    cdef inline int _sample_chance(self, uint64_t k) noexcept nogil
-    cdef inline uint64_t _chance_count(self) noexcept nogil
+    cdef inline int _sample_chance(self, uint64_t* k) noexcept nogil
     cdef inline void _playout(self, WalkC* w, OutcomeC* out) noexcept nogil
     cdef inline void _rollout(self, uint64_t chance_k, int cut, double* r) noexcept nogil
     cdef inline void _utilities(self, OutcomeC* out) noexcept nogil

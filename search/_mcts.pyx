@@ -171,8 +171,8 @@ cdef class Tree:
         """options: the search options a tree takes (TREE_OPTIONS: those of
         search/params.py with tree=True), checked there; the others take
         their generic values. max_nodes: this tree's cap (a search gives
-        each tree its share). sources, chance_k0: the PIMC form's world
-        read by source (GameC.chance_source; search/clairvoyant.py): the
+        each tree its share). sources, chance_k0: the world (of the PIMC
+        form, or of a tree told it) read by source (GameC.chance_source; search/clairvoyant.py): the
         j-th draw of source s takes hash_uniform(world_seed, j + s * 2**40),
         each iteration counting on from chance_k0, the draws already made
         (16 bits a source, source s at bit 16 s); without it, the k-th
@@ -372,10 +372,8 @@ cdef class Tree:
         after chance); in the closed and PIMC forms its outcome is a child,
         found or added. True when the descent ends here (a child added, or
         none could be)."""
-        cdef uint64_t step = self._chance_count()
-        cdef int a = self._sample_chance(w.chance_k), c
+        cdef int a = self._sample_chance(&w.chance_k), c
         cdef NodeC* nodes
-        w.chance_k += step
         self.g.apply_action(self.g, self.work, a)
         if self.opt.form == FORM_IS:
             w.after_chance = 1
@@ -504,31 +502,29 @@ cdef class Tree:
         self.path[w.depth] = c
         w.node = c
 
-    cdef inline int _sample_chance(self, uint64_t k) noexcept nogil:
-        """The outcome of the chance event at the work state, the `k`-th of
-        the iteration: drawn from the tree's generator, or in PIMC (or a
-        tree told its world) from the world's fixed number for k, read by
-        source when the tree counts the draws by source."""
+    cdef inline int _sample_chance(self, uint64_t* k) noexcept nogil:
+        """The outcome of the chance event at the work state, the iteration's
+        draws so far `k`, which it counts on: drawn from the tree's
+        generator, or in PIMC (or a tree told its world) from the world's
+        fixed number for the k-th event, or for the source's own count when
+        the tree counts the draws by source (one source read once)."""
         cdef int n, src
+        cdef uint64_t i = k[0]
         cdef double u
+        if self.sources and self.g.chance_source != NULL:
+            src = _source(self.g, self.work)
+            i = ((i >> (16 * src)) & 0xFFFF) + (<uint64_t> src << 40)
+            k[0] += (<uint64_t> 1) << (16 * src)
+        else:
+            k[0] += 1
         if self.opt.form == FORM_PIMC or self.known:
-            if self.sources and self.g.chance_source != NULL:
-                src = _source(self.g, self.work)
-                k = ((k >> (16 * src)) & 0xFFFF) + (<uint64_t> src << 40)
-            u = hash_uniform(self.world, k)
+            u = hash_uniform(self.world, i)
         else:
             u = rng_uniform(&self.rng)
         if self.g.sample_chance != NULL:
             return self.g.sample_chance(self.g, self.work, u)
         n = self.g.chance_outcomes(self.g, self.work, self.outcomes, self.probs)
         return self.outcomes[pick_index(u, self.probs, n)]
-
-    cdef inline uint64_t _chance_count(self) noexcept nogil:
-        """What the chance event at the work state adds to an iteration's
-        count: one, or one of its source's when the world is read by source."""
-        if self.sources and self.g.chance_source != NULL:
-            return (<uint64_t> 1) << (16 * _source(self.g, self.work))
-        return 1
 
     cdef inline void _playout(self, WalkC* w, OutcomeC* out) noexcept nogil:
         """The returns (out.r) of the game from where the descent ended:
@@ -559,7 +555,6 @@ cdef class Tree:
         decision step.)"""
         cdef const GameC* g = self.g
         cdef int steps = 0, n, a
-        cdef uint64_t step
         cdef double u1, u2
         while True:
             if steps == cut:
@@ -578,9 +573,7 @@ cdef class Tree:
                     a = self.actions[rng_below(&self.rng, n)]
                 steps += 1
             elif g.current_player(g, self.work) == PLAYER_CHANCE:
-                step = self._chance_count()
-                a = self._sample_chance(chance_k)
-                chance_k += step
+                a = self._sample_chance(&chance_k)
             else:
                 g.returns(g, self.work, r)
                 return

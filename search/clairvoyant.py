@@ -7,10 +7,11 @@ the j-th draw from source s takes the outcome whose cumulative interval
 holds `chance_uniform(world, chance_index(s, j))`. So the future is fixed
 as a table's is: the j-th canvas turned up is the same canvas however many
 cubes were drawn before it ("fixed" draws, the default). The clairvoyant
-player searches that one world: a closed-loop tree whose chance nodes are
-resolved by the same numbers (the search's PIMC form on one world read by
-source, search/_mcts.pyx), so every line it explores, rollouts included,
-meets the draws the game will really make. Its play is an upper estimate of
+player searches that one world: a tree of its decisions whose every draw on
+the way is resolved by the same numbers (the IS form told its world, read
+by source, search/_mcts.pyx; with shared draws the PIMC form on it), so
+every line it explores, rollouts included, meets the draws the game will
+really make. Its play is an upper estimate of
 any hidden-information player's in the same world; averaged over worlds,
 its win rate and score bound the solo games' (a search cannot always find
 the best line, so the estimate is checked against larger budgets:
@@ -117,8 +118,8 @@ class ClairvoyantError(EaselError, ValueError):
 def clairvoyant_options(game, given: dict) -> dict:
     """The clairvoyant tree's options as the search resolves and checks them
     (the given ones, then the game's defaults, then the generic ones; errors
-    name the option), by tree name: the PIMC form on one world is the
-    clairvoyant's own, so `form` is left out."""
+    name the option), by tree name: the clairvoyant's form is its own (the
+    IS form told its world, or the PIMC form on it), so `form` is left out."""
     try:
         o = params.resolve_search(game, {**given, "form": "pimc", "worlds": 1})
     except (SearchError, TypeError) as e:
@@ -127,8 +128,9 @@ def clairvoyant_options(game, given: dict) -> dict:
 
 
 class Clairvoyant:
-    """Chooses moves in one known world: a fresh tree per decision, in the
-    PIMC form on that world, `iterations` a decision. The other options of
+    """Chooses moves in one known world: a fresh tree per decision told that
+    world (the IS form, or with shared draws the PIMC form), `iterations` a
+    decision. The other options of
     the tree (search/params.py, tree=True) are MCTS's, with the game's
     defaults where not given."""
 
