@@ -116,6 +116,19 @@ cdef class Tree:
     cdef bint sources
     cdef bint known           # chance reads the world in the IS form too
     cdef uint64_t chance_k0
+    # The best line (search/clairvoyant.py, "best line"): in a one-player
+    # tree told its world every line is deterministic, so a playout that
+    # reached the end is a line the player can replay to the same end. With
+    # keep_line each iteration's decisions are recorded in `line` and the
+    # best finished one (a win first, then the score, then the return) is
+    # kept in `kept_line` (best_line() reads it).
+    cdef bint keep_line
+    cdef int* line
+    cdef int n_line
+    cdef int* kept_line
+    cdef int n_best
+    cdef bint have_best
+    cdef double best_r, best_sc
     cdef int root_player
     cdef volatile int cancelled
     cdef readonly long long iterations
@@ -146,6 +159,8 @@ cdef class Tree:
     cdef inline void _rollout(self, uint64_t chance_k, int cut, double* r) noexcept nogil
     cdef inline void _utilities(self, OutcomeC* out) noexcept nogil
     cdef inline void _backpropagate(self, int depth, OutcomeC* out) noexcept nogil
+    cdef inline void _record(self, int a) noexcept nogil
+    cdef void _keep_if_best(self, OutcomeC* out) noexcept nogil
     # moving the root
     cdef void _check_legal(self, int a, int p) except *
     cdef void _reroot(self, int new_root) except *

@@ -150,6 +150,8 @@ cdef class Tree:
         self.probs = NULL
         self.stamp_of = NULL
         self.child_of = NULL
+        self.line = NULL
+        self.kept_line = NULL
 
     def __dealloc__(self):
         _give_spare(self.nodes, self.cap_nodes)
@@ -163,11 +165,14 @@ cdef class Tree:
         free(self.probs)
         free(self.stamp_of)
         free(self.child_of)
+        free(self.line)
+        free(self.kept_line)
 
     def __init__(self, CoreState state not None, unsigned long long seed=0,
                  unsigned long long world_seed=0, int max_nodes=DEFAULT_MAX_NODES,
                  bint native_playout=True, bint sources=False,
-                 unsigned long long chance_k0=0, bint known=False, **options):
+                 unsigned long long chance_k0=0, bint known=False, bint keep_line=False,
+                 **options):
         """options: the search options a tree takes (TREE_OPTIONS: those of
         search/params.py with tree=True), checked there; the others take
         their generic values. max_nodes: this tree's cap (a search gives
@@ -179,7 +184,10 @@ cdef class Tree:
         chance event takes hash_uniform(world_seed, k) whatever its source.
         known: chance reads the world in the IS form too, whose tree then
         holds the decisions of that one world (the clairvoyant's: no node
-        for a chance event whose outcome is known)."""
+        for a chance event whose outcome is known).
+        keep_line: keep the best line a playout finished (best_line(); one
+        player, and a tree whose every draw reads the world: known, or the
+        PIMC form), its decisions replayed from the root reaching that end."""
         cdef int span
         o = params.check_tree_options(options)
         self.core = state.core
@@ -199,6 +207,15 @@ cdef class Tree:
         self.sources = sources
         self.known = known
         self.chance_k0 = chance_k0 if sources else 0
+        if keep_line and self.g.facts.num_players != 1:
+            raise ValueError("keep_line: a best line is one player's (a solo game)")
+        if keep_line and not (known or self.opt.form == FORM_PIMC):
+            raise ValueError("keep_line: a line replays to its end only where every draw "
+                             "reads the world (known=True, or the PIMC form)")
+        self.keep_line = keep_line
+        self.have_best = False
+        self.n_best = 0
+        self.n_line = 0
         self.max_nodes = max(max_nodes, 16)
         rng_seed(&self.rng, seed)
         span = max(self.g.facts.num_distinct_actions, self.g.facts.max_chance_outcomes) + 1
@@ -212,6 +229,11 @@ cdef class Tree:
         self.probs = <double*> malloc(sizeof(double) * span)
         self.stamp_of = <int*> malloc(sizeof(int) * span)
         self.child_of = <int*> malloc(sizeof(int) * span)
+        if keep_line:
+            self.line = <int*> malloc(sizeof(int) * self.path_cap)
+            self.kept_line = <int*> malloc(sizeof(int) * self.path_cap)
+            if self.line == NULL or self.kept_line == NULL:
+                raise MemoryError()
         if (self.root_state == NULL or self.work == NULL or self.path == NULL or
                 self.actions == NULL or self.untried == NULL or self.outcomes == NULL or
                 self.probs == NULL or self.stamp_of == NULL or self.child_of == NULL):
@@ -346,10 +368,37 @@ cdef class Tree:
         w.depth = 0
         w.chance_k = self.chance_k0
         w.after_chance = 0
+        self.n_line = 0
         self._descend(&w)
         self._playout(&w, &out)
         self._utilities(&out)
+        if self.keep_line:
+            self._keep_if_best(&out)
         self._backpropagate(w.depth, &out)
+
+    cdef inline void _record(self, int a) noexcept nogil:
+        """A decision of the running iteration, on its line (past the
+        buffer's end the line is marked too long and is not kept)."""
+        if self.n_line < self.path_cap:
+            self.line[self.n_line] = a
+        self.n_line += 1
+
+    cdef void _keep_if_best(self, OutcomeC* out) noexcept nogil:
+        """Keep the iteration's line if its playout finished the game better
+        than the best kept: a win (returns >= 0, as the win share counts a
+        solo game) first, then the score, then the return."""
+        cdef double sc = out.sc[0] if self.g.scores != NULL else 0.0
+        cdef bint won = out.r[0] >= 0.0, best_won = self.best_r >= 0.0
+        if self.n_line > self.path_cap or self.g.current_player(self.g, self.work) != PLAYER_TERMINAL:
+            return
+        if self.have_best and (won < best_won or (won == best_won and (
+                sc < self.best_sc or (sc == self.best_sc and out.r[0] <= self.best_r)))):
+            return
+        memcpy(self.kept_line, self.line, sizeof(int) * self.n_line)
+        self.n_best = self.n_line
+        self.best_r = out.r[0]
+        self.best_sc = sc
+        self.have_best = True
 
     cdef inline void _descend(self, WalkC* w) noexcept nogil:
         """Selection and expansion: from the root down to a node added now,
@@ -403,6 +452,8 @@ cdef class Tree:
             return True
         c = self._select(n, pa)
         self.g.apply_action(self.g, self.work, self.nodes[c].action)
+        if self.keep_line:
+            self._record(self.nodes[c].action)
         self.nodes[c].flags = w.after_chance
         w.after_chance = 0
         self._push(w, c)
@@ -469,6 +520,8 @@ cdef class Tree:
             a = self.untried[rng_below(&self.rng, n_untried)]
         c = self._new_node(w.node, a, p, KIND_DECISION)
         self.g.apply_action(self.g, self.work, a)
+        if self.keep_line:
+            self._record(a)
         if c < 0:
             return                            # arena full: roll out from here
         self.nodes[c].flags = w.after_chance
@@ -536,8 +589,9 @@ cdef class Tree:
         if cut < 0 or g.evaluate == NULL:
             cut = -1
         # The game's own playout counts chance events as one stream.
+        # (It does not say its moves, so a tree keeping its lines rolls out here.)
         if cut < 0 and self.opt.rollout == ROLLOUT_RANDOM and self.native_playout and not self.sources and (
-                g.random_playout != NULL):
+                not self.keep_line and g.random_playout != NULL):
             rnd.rng = &self.rng
             rnd.world = self.world
             rnd.chance_k = w.chance_k
@@ -572,6 +626,8 @@ cdef class Tree:
                 else:
                     a = self.actions[rng_below(&self.rng, n)]
                 steps += 1
+                if self.keep_line:
+                    self._record(a)
             elif g.current_player(g, self.work) == PLAYER_CHANCE:
                 a = self._sample_chance(&chance_k)
             else:
@@ -692,6 +748,17 @@ cdef class Tree:
         self.iterations += done
         return done
 
+    def best_line(self):
+        """The best line a playout finished (keep_line): (its decisions
+        from the root, its return, its score or None without scores), or
+        None before any playout reached the end."""
+        if not self.keep_line:
+            raise ValueError("best_line: this tree keeps no line (keep_line=False)")
+        if not self.have_best:
+            return None
+        return ([self.kept_line[i] for i in range(self.n_best)], self.best_r,
+                self.best_sc if self.g.scores != NULL else None)
+
     def cancel(self):
         """Make a running run() return after its current iteration (thread-safe)."""
         self.cancelled = 1
@@ -796,6 +863,8 @@ cdef class Tree:
                 kept = False
             else:
                 node = c
+        # A kept line started at the old root.
+        self.have_best = False
         if kept and node != 0:
             self._reroot(node)
         elif not kept:

@@ -60,6 +60,10 @@ def _splitmix64(x: int) -> tuple[int, int]:
 
 
 DRAWS = ("fixed", "shared")
+# How the clairvoyant chooses its move: "tree", the most visited child of
+# each decision's search; "line", the best finished line any playout has
+# found so far (kept from one decision to the next; see Clairvoyant).
+FOLLOW = ("tree", "line")
 _SOURCE_BITS = 16       # a source's count in a packed count (search/_mcts.pyx, Tree)
 
 
@@ -127,18 +131,37 @@ def clairvoyant_options(game, given: dict) -> dict:
     return {k: v for k, v in params.tree_options(o).items() if k != "form"}
 
 
+def _line_key(returns: float, score) -> tuple:
+    """How two finished lines of a solo game compare: a win (returns >= 0,
+    as the win share counts it) first, then the score, then the return
+    (search/_mcts.pyx Tree._keep_if_best)."""
+    return (returns >= 0.0, 0.0 if score is None else score, returns)
+
+
 class Clairvoyant:
     """Chooses moves in one known world: a fresh tree per decision told that
     world (the IS form, or with shared draws the PIMC form), `iterations` a
     decision. The other options of
     the tree (search/params.py, tree=True) are MCTS's, with the game's
-    defaults where not given."""
+    defaults where not given.
+
+    follow="line": in a world told in full every line is deterministic, so
+    a playout that reached the end is a line the player can replay to that
+    very end. Each tree keeps the best one its playouts finished; the player
+    follows the best line found so far (what is left of it after the moves
+    played), and a later search replaces it only with a better one. Its game
+    ends at least as well as any playout of any of its searches did (where
+    the tree's most visited move guarantees nothing of the kind): the
+    memory of the best sequence that nested Monte Carlo search (Cazenave
+    2009) keeps for one-player puzzles. `promised` is the key (_line_key) of
+    the line followed, which the game's end must meet exactly."""
 
     def __init__(self, game, world: int, iterations: int, seed: int = 0, draws: str = "fixed",
-                 **options):
+                 follow: str = "tree", **options):
         if not isinstance(iterations, int) or iterations < 1:
             raise ClairvoyantError(f"iterations must be a positive integer, got {iterations!r}")
         _check_draws(draws)
+        _check_follow(follow)
         for bad in ("form", "worlds", "threads"):
             if bad in options:
                 raise ClairvoyantError(f"option {bad!r}: the clairvoyant search is one tree "
@@ -151,6 +174,9 @@ class Clairvoyant:
         self._given = options
         self._options = None
         self._decisions = 0
+        self.follow = follow
+        self._line: list[int] = []
+        self.promised: tuple | None = None
 
     def _resolved(self, state) -> dict:
         # Read once, at the first decision (a bad option is refused when the
@@ -165,6 +191,8 @@ class Clairvoyant:
         with fixed draws, the chance events with shared ones)."""
         legal = state.legal_actions()
         if len(legal) == 1:
+            if self._line:
+                self._next_of_line(legal)
             return legal[0]
         o = self._resolved(state)
         self._decisions += 1
@@ -174,11 +202,13 @@ class Clairvoyant:
             # than the PIMC form, whose every draw costs an iteration.
             tree = Tree(state, form="is", known=True, seed=mix(self.seed, self._decisions),
                         world_seed=self.world, sources=True, chance_k0=chance_seen,
-                        max_nodes=max(1 << 16, 2 * self.iterations), **o)
+                        max_nodes=max(1 << 16, 2 * self.iterations),
+                        keep_line=self.follow == "line", **o)
         else:
             tree = Tree(state, form="pimc", seed=mix(self.seed, self._decisions),
                         world_seed=shifted_world(self.world, chance_seen),
-                        max_nodes=max(1 << 16, 2 * self.iterations), **o)
+                        max_nodes=max(1 << 16, 2 * self.iterations),
+                        keep_line=self.follow == "line", **o)
         # Stopped early, as MCTSBot stops, once the leader's lead in visits
         # is more than the iterations left: the rest cannot change the move.
         chunk, done = max(self.iterations // 8, 64), 0
@@ -187,8 +217,24 @@ class Clairvoyant:
             top = sorted((n for _, n in tree.root_visits()), reverse=True) + [0, 0]
             if top[0] - top[1] > self.iterations - done:
                 break
+        if self.follow == "line":
+            found = tree.best_line()
+            if found is not None and (self.promised is None
+                                      or _line_key(found[1], found[2]) > self.promised):
+                self._line, self.promised = list(found[0]), _line_key(found[1], found[2])
+            if self._line:
+                return self._next_of_line(legal)
         visits = dict(tree.root_visits())
         return max(legal, key=lambda a: (visits.get(a, -1), -a))
+
+    def _next_of_line(self, legal) -> int:
+        a = self._line.pop(0)
+        if a not in legal:
+            # A line replays only in the world it was found in: this would
+            # be a draw that did not read the world (a defect, not a choice).
+            raise ClairvoyantError(f"world {self.world}: the best line's move {a} is not legal "
+                                   f"here; the world's draws did not replay")
+        return a
 
 
 @dataclass
@@ -203,6 +249,11 @@ class WorldResult:
 def _check_draws(draws) -> None:
     if draws not in DRAWS:
         raise ClairvoyantError(f"draws must be one of {', '.join(DRAWS)}, got {draws!r}")
+
+
+def _check_follow(follow) -> None:
+    if follow not in FOLLOW:
+        raise ClairvoyantError(f"follow must be one of {', '.join(FOLLOW)}, got {follow!r}")
 
 
 def play_world(game, world: int, choose, draws: str = "fixed") -> WorldResult:
@@ -250,6 +301,7 @@ class WorldTask:
     seed: int
     resolved: str         # what the player plays with, resolved (JSON; see plan)
     draws: str = "fixed"  # how the world's future is read (DRAWS)
+    follow: str = "tree"  # how the clairvoyant chooses (FOLLOW)
 
 
 def play_task(task: WorldTask) -> dict:
@@ -259,7 +311,7 @@ def play_task(task: WorldTask) -> dict:
     game = loaded_game(task.game, "core")
     if task.player == CLAIRVOYANT:
         step = Clairvoyant(game, task.world, task.iterations, seed=task.seed,
-                           draws=task.draws, **dict(task.options)).step
+                           draws=task.draws, follow=task.follow, **dict(task.options)).step
     else:
         # A seed the spec names is mixed into the world's: `SPEC,seed=1` and
         # `SPEC,seed=2` are two draws of one bot on every world (what a
@@ -284,6 +336,7 @@ def play_task(task: WorldTask) -> dict:
         return a
     r = play_world(game, task.world, choose, task.draws)
     return {"game": task.game, "index": task.index, "world": task.world, "draws": task.draws,
+            **({"follow": task.follow} if task.player == CLAIRVOYANT else {}),
             "player": task.player, "iterations": task.iterations,
             "options": dict(task.options), "resolved": json.loads(task.resolved),
             "returns": r.returns, "scores": r.scores,
@@ -315,7 +368,7 @@ def summarize_solo(records: list[dict]) -> dict:
 
 
 def plan(game: str, games: int, seed: int, iterations: int, options: dict,
-         vs: list[str], loaded, draws: str = "fixed") -> list[WorldTask]:
+         vs: list[str], loaded, draws: str = "fixed", follow: str = "tree") -> list[WorldTask]:
     """Every world of the run, each played by the clairvoyant and by every
     bot of `vs` (the same worlds, so the comparison is paired). Each task
     carries its player's options resolved against the game's defaults of
@@ -331,7 +384,8 @@ def plan(game: str, games: int, seed: int, iterations: int, options: dict,
                 for who in players}
     return [WorldTask(game=game, index=i, world=world_seed(seed, i), player=who,
                       iterations=iterations if who == CLAIRVOYANT else 0, options=opts,
-                      seed=mix(seed ^ 0xB0D, i), resolved=resolved[who], draws=draws)
+                      seed=mix(seed ^ 0xB0D, i), resolved=resolved[who], draws=draws,
+                      follow=follow)
             for i in range(games) for who in players]
 
 
@@ -339,17 +393,19 @@ def _key(rec: dict) -> tuple:
     # A record written before the options were recorded has None here, so
     # it matches no task: resumed, its game is played again (run_bound says
     # how many). One written before draws were recorded was played with
-    # shared draws, the only kind then.
+    # shared draws, the only kind then; a clairvoyant's written before it
+    # could follow a line followed its tree.
+    clairvoyant = rec["player"] == CLAIRVOYANT
     return (rec["index"], rec["world"], rec["player"], rec["iterations"],
-            tuple(sorted(rec["options"].items())) if rec["player"] == CLAIRVOYANT else (),
+            tuple(sorted(rec["options"].items())) if clairvoyant else (),
             json.dumps(rec["resolved"], sort_keys=True) if "resolved" in rec else None,
-            rec.get("draws", "shared"))
+            rec.get("draws", "shared"), rec.get("follow", "tree") if clairvoyant else None)
 
 
 def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
               options: dict | None = None, vs: list[str] = (), jobs: int = 1,
               records_path: str | None = None, resume: bool = False,
-              on_record=None, on_stale=None, draws: str = "fixed") -> dict:
+              on_record=None, on_stale=None, draws: str = "fixed", follow: str = "tree") -> dict:
     """Play the plan (games already in `records_path` kept when `resume`,
     those played with the options this code resolves), appending each
     finished game to `records_path`; return the summary per player.
@@ -366,9 +422,11 @@ def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
     if not isinstance(jobs, int) or jobs < 1:
         raise ClairvoyantError(f"jobs must be a positive integer, got {jobs!r}")
     _check_draws(draws)
+    _check_follow(follow)
     # Every player's options resolved before any game: a bad spec or option
     # is refused here, by name.
-    tasks = plan(game, games, seed, iterations, dict(options or {}), list(vs), loaded, draws)
+    tasks = plan(game, games, seed, iterations, dict(options or {}), list(vs), loaded, draws,
+                 follow)
     wanted = {_key(_task_record(t)): t for t in tasks}
     slots = {k[:5] for k in wanted}       # the same game, whatever its options and draws
     done: dict[tuple, dict] = {}
@@ -405,7 +463,7 @@ def run_bound(game: str, *, iterations: int, games: int, seed: int = 0,
     for k in wanted:
         by_player.setdefault(done[k]["player"], []).append(done[k])
     out = {"game": game, "seed": seed, "iterations": iterations, "draws": draws,
-           "options": dict(options or {}),
+           "follow": follow, "options": dict(options or {}),
            "players": {who: summarize_solo(recs) for who, recs in by_player.items()}}
     # With shared draws each player met another future (its own draws
     # decided the rest), so a world's best game would be a choice of
@@ -434,6 +492,7 @@ def best_of(by_player: dict[str, list]) -> list[dict]:
 
 def _task_record(t: WorldTask) -> dict:
     return {"index": t.index, "world": t.world, "draws": t.draws, "player": t.player,
+            **({"follow": t.follow} if t.player == CLAIRVOYANT else {}),
             "iterations": t.iterations, "options": dict(t.options),
             "resolved": json.loads(t.resolved)}
 

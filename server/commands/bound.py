@@ -27,13 +27,18 @@ def add_parser(sub):
                         f"otherwise")
     p.add_argument("--vs", nargs="*", default=[], metavar="SPEC",
                    help="bot specs to play on the same worlds, e.g. 'mcts(iterations=2000)'")
-    from easel.search.clairvoyant import DRAWS
+    from easel.search.clairvoyant import DRAWS, FOLLOW
     p.add_argument("--draws", choices=DRAWS, default="fixed",
                    help="how a world's future is fixed: 'fixed' (default), each source of chance "
                         "(bag, deck, die) a sequence of its own, so the j-th card turned up is "
                         "the same whatever the player does; 'shared', one sequence for every "
                         "chance event, as journals before 2026-12-06 were played (a search told "
                         "that future can choose its cards by the cubes it draws first)")
+    p.add_argument("--follow", choices=FOLLOW, default="tree",
+                   help="how the clairvoyant chooses: 'tree' (default), the most visited move "
+                        "of each decision's search; 'line', the best finished line any of its "
+                        "playouts has found so far (in a world told in full a line replays to "
+                        "its end, so the game ends at least as well as the best playout)")
     p.add_argument("--games", type=int, default=100, help="worlds to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="master seed of the worlds (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
@@ -82,7 +87,7 @@ def _row(who: str, s: dict) -> str:
 
 def format_summary(summary: dict) -> str:
     lines = [f"{summary['game']}: clairvoyant at {summary['iterations']} iterations a decision, "
-             f"{summary['draws']} draws"
+             f"{summary['draws']} draws, following its {summary['follow']}"
              + (f" ({', '.join(f'{k}={v}' for k, v in summary['options'].items())})"
                 if summary["options"] else "") + f", seed {summary['seed']}"]
     lines += [_row(who, s) for who, s in summary["players"].items()]
@@ -104,12 +109,12 @@ def run(args) -> int:
     def stale(n):
         print(f"{args.records}: {n} games of this run were played with other options than "
               f"this code resolves (or recorded none, written before options were recorded) "
-              f"or other --draws; playing them again, not mixing them in", file=sys.stderr)
+              f"or other --draws or --follow; playing them again, not mixing them in", file=sys.stderr)
 
     summary = run_bound(args.game, iterations=args.iterations, games=args.games, seed=args.seed,
                         options=_options(args.set), vs=args.vs, jobs=args.jobs,
                         records_path=args.records, resume=args.resume, on_record=tick,
-                        on_stale=stale, draws=args.draws)
+                        on_stale=stale, draws=args.draws, follow=args.follow)
     if progress:
         print(file=sys.stderr)
     if args.json == "-":

@@ -485,3 +485,127 @@ def test_the_best_game_of_each_world_is_a_choice_of_play_only_with_fixed_draws(t
         assert best["score"]["mean"] >= summary["players"][who]["score"]["mean"]
     shared = run_bound(SOLO_SA, iterations=10, games=1, seed=6, vs=vs, draws="shared")
     assert "best" not in shared
+
+
+def _replay_line(state, line, world, k, draws):
+    """Play `line` (decisions) from `state`, the draws made as play_world
+    makes them after the count `k`; the end reached (a terminal state)."""
+    pos, line = state.clone(), list(line)
+    while not pos.is_terminal():
+        if pos.is_chance_node():
+            a, k = _next_draw(pos, world, k, draws)
+        else:
+            a = line.pop(0)
+            assert pos.is_legal(a)
+        pos.apply_action(a)
+    assert line == []
+    return pos
+
+
+@pytest.mark.parametrize("draws", DRAWS)
+@pytest.mark.parametrize("spec", [SOLO_SA, SOLO_VG])
+def test_a_tree_keeps_its_best_line_and_the_line_replays_to_its_end(spec, draws):
+    """In a tree told its world (known, or the PIMC form), the best line a
+    playout finished, replayed from the root on the world's draws, ends
+    exactly as the tree says: its return and score. More iterations never
+    keep a worse one."""
+    game = engine.load_game(spec)
+    world = world_seed(11, 2)
+    state, k = _decision_after_chance(game, world, 3, draws)
+    if draws == "fixed":
+        tree = Tree(state, form="is", known=True, seed=2, world_seed=world, sources=True,
+                    chance_k0=k, keep_line=True, rollout_depth=-1, uct_c=0.35)
+    else:
+        tree = Tree(state, form="pimc", seed=2, world_seed=shifted_world(world, k),
+                    keep_line=True, rollout_depth=-1, uct_c=0.35)
+    keys = []
+    for _ in range(3):
+        tree.run(150)
+        line, r, score = tree.best_line()
+        end = _replay_line(state, line, world, k, draws)
+        assert end.returns()[0] == pytest.approx(r)
+        assert game.num_players() == 1 and score == pytest.approx(end.scores()[0])
+        keys.append((r >= 0, score, r))
+    assert keys == sorted(keys)
+    # The negative control: on another world's draws the line does not
+    # reach that end (a move of it is illegal there, or the end differs).
+    other = world ^ 0x5A5A
+    try:
+        missed = _replay_line(state, line, other, k, draws).returns()[0] != pytest.approx(r)
+    except AssertionError:
+        missed = True
+    assert missed
+
+
+def test_a_line_is_kept_only_where_it_replays():
+    """keep_line is refused where a line would not replay: a tree drawing
+    at random, or a game of several players; and a tree that keeps none
+    says so when asked for its line."""
+    game = engine.load_game(SOLO_SA)
+    state, k = _decision_after_chance(game, 5, 2, "fixed")
+    with pytest.raises(ValueError, match="keep_line: a line replays to its end only where"):
+        Tree(state, form="is", seed=1, keep_line=True)
+    duo = engine.load_game("starving_artists(players=2)")
+    s2 = duo.new_initial_state()
+    while s2.is_chance_node():
+        s2.apply_action(s2.chance_outcomes()[0][0])
+    with pytest.raises(ValueError, match="keep_line: a best line is one player's"):
+        Tree(s2, form="pimc", seed=1, keep_line=True)
+    with pytest.raises(ValueError, match="keeps no line"):
+        Tree(state, form="is", seed=1).best_line()
+    assert Tree(state, form="is", known=True, seed=1, world_seed=5, sources=True, chance_k0=k,
+                keep_line=True).best_line() is None              # nothing played yet
+
+
+@pytest.mark.parametrize("draws", DRAWS)
+def test_a_clairvoyant_following_its_line_ends_as_promised(draws):
+    """follow="line": the game ends exactly as the last line it adopted
+    promised, and no worse than the first line any of its searches found
+    (each later line replaced it only by being better)."""
+    game = engine.load_game(SOLO_SA)
+    for i in range(3):
+        w = world_seed(17, i)
+        c = Clairvoyant(game, w, 120, seed=i, draws=draws, follow="line", rollout_depth=-1)
+        promised = []
+        step = c.step
+
+        def watch(state, k):
+            a = step(state, k)
+            if c.promised is not None and (not promised or promised[-1] != c.promised):
+                promised.append(c.promised)
+            return a
+        r = play_world(game, w, watch, draws)
+        assert promised and promised == sorted(promised)
+        assert (r.returns[0] >= 0, r.scores[0], r.returns[0]) == pytest.approx(promised[-1])
+
+
+def test_following_the_line_is_a_journals_fact(tmp_path, capsys):
+    """A record says how the clairvoyant chose (an old record, without the
+    field, followed its tree); a resume with the other choice plays its
+    games again; the CLI takes --follow and refuses another choice by name."""
+    path = tmp_path / "bound.jsonl"
+    run_bound(SOLO_SA, iterations=10, games=2, seed=4, vs=["random"], records_path=str(path))
+    recs = [json.loads(x) for x in path.read_text().splitlines()]
+    assert [r.get("follow") for r in recs] == ["tree", None, "tree", None]
+    for r in recs:
+        r.pop("follow", None)                        # as a journal of before the field
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    played, stale = [], []
+    run_bound(SOLO_SA, iterations=10, games=2, seed=4, vs=["random"], records_path=str(path),
+              resume=True, on_record=played.append, on_stale=stale.append)
+    assert played == [] and stale == []
+    summary = run_bound(SOLO_SA, iterations=10, games=2, seed=4, vs=["random"],
+                        records_path=str(path), resume=True, follow="line",
+                        on_record=played.append, on_stale=stale.append)
+    assert stale == [2] and [r["follow"] for r in played] == ["line", "line"]
+    assert summary["follow"] == "line"
+    with pytest.raises(ClairvoyantError, match="follow must be one of tree, line, got 'best'"):
+        Clairvoyant(engine.load_game(SOLO_SA), 1, 10, follow="best")
+    with pytest.raises(ClairvoyantError, match="follow must be one of"):
+        run_bound(SOLO_SA, iterations=10, games=1, follow=None)
+    assert main(["bound", SOLO_SA, "--iterations", "10", "--games", "1",
+                 "--follow", "line"]) == 0
+    assert "fixed draws, following its line" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["bound", SOLO_SA, "--games", "1", "--follow", "best"])
+    assert "invalid choice: 'best'" in capsys.readouterr().err
