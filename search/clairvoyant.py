@@ -17,6 +17,13 @@ its win rate and score bound the solo games' (a search cannot always find
 the best line, so the estimate is checked against larger budgets:
 docs/starving-artists-solo.md).
 
+With fixed draws the one world is a puzzle: a line of decisions replays
+to one end. `follow="line"` (`easel bound --follow line`) keeps the best
+line any playout finished and plays it, replacing it only by a better one
+(Clairvoyant), so the search's luck in its rollouts is kept, not averaged
+away: a stronger estimate of the same bound (docs/starving-artists-solo.md,
+"A clairvoyant that keeps its best line").
+
 "shared" draws, the only kind before 2026-12-06, are one stream for every
 source: the k-th chance event of the game takes `chance_uniform(world, k)`.
 A search told that future chooses its future too: one more cube drawn

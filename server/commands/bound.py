@@ -35,10 +35,12 @@ def add_parser(sub):
                         "chance event, as journals before 2026-12-06 were played (a search told "
                         "that future can choose its cards by the cubes it draws first)")
     p.add_argument("--follow", choices=FOLLOW, default="tree",
-                   help="how the clairvoyant chooses: 'tree' (default), the most visited move "
-                        "of each decision's search; 'line', the best finished line any of its "
+                   help="how the clairvoyant chooses: 'tree' (default, as every journal "
+                        "before 2026-12-06 was played), the most visited move of each "
+                        "decision's search; 'line', the best finished line any of its "
                         "playouts has found so far (in a world told in full a line replays to "
-                        "its end, so the game ends at least as well as the best playout)")
+                        "its end, so the game ends at least as well as the best playout): the "
+                        "stronger estimate of the bound")
     p.add_argument("--games", type=int, default=100, help="worlds to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="master seed of the worlds (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
