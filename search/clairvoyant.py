@@ -203,19 +203,18 @@ class Clairvoyant:
             return legal[0]
         o = self._resolved(state)
         self._decisions += 1
+        common = dict(seed=mix(self.seed, self._decisions),
+                      max_nodes=max(1 << 16, 2 * self.iterations),
+                      keep_line=self.follow == "line", **o)
         if self.draws == "fixed":
             # The decisions of the one world, chance in no node (its outcome
             # is known): the tree reaches deeper for the same iterations
             # than the PIMC form, whose every draw costs an iteration.
-            tree = Tree(state, form="is", known=True, seed=mix(self.seed, self._decisions),
-                        world_seed=self.world, sources=True, chance_k0=chance_seen,
-                        max_nodes=max(1 << 16, 2 * self.iterations),
-                        keep_line=self.follow == "line", **o)
+            tree = Tree(state, form="is", known=True, world_seed=self.world, sources=True,
+                        chance_k0=chance_seen, **common)
         else:
-            tree = Tree(state, form="pimc", seed=mix(self.seed, self._decisions),
-                        world_seed=shifted_world(self.world, chance_seen),
-                        max_nodes=max(1 << 16, 2 * self.iterations),
-                        keep_line=self.follow == "line", **o)
+            tree = Tree(state, form="pimc", world_seed=shifted_world(self.world, chance_seen),
+                        **common)
         # Stopped early, as MCTSBot stops, once the leader's lead in visits
         # is more than the iterations left: the rest cannot change the move.
         chunk, done = max(self.iterations // 8, 64), 0
@@ -226,9 +225,9 @@ class Clairvoyant:
                 break
         if self.follow == "line":
             found = tree.best_line()
-            if found is not None and (self.promised is None
-                                      or _line_key(found[1], found[2]) > self.promised):
-                self._line, self.promised = list(found[0]), _line_key(found[1], found[2])
+            key = None if found is None else _line_key(found[1], found[2])
+            if key is not None and (self.promised is None or key > self.promised):
+                self._line, self.promised = list(found[0]), key
             if self._line:
                 return self._next_of_line(legal)
         visits = dict(tree.root_visits())
@@ -342,11 +341,7 @@ def play_task(task: WorldTask) -> dict:
         clock["searched"] += 1
         return a
     r = play_world(game, task.world, choose, task.draws)
-    return {"game": task.game, "index": task.index, "world": task.world, "draws": task.draws,
-            **({"follow": task.follow} if task.player == CLAIRVOYANT else {}),
-            "player": task.player, "iterations": task.iterations,
-            "options": dict(task.options), "resolved": json.loads(task.resolved),
-            "returns": r.returns, "scores": r.scores,
+    return {"game": task.game, **_task_record(task), "returns": r.returns, "scores": r.scores,
             "day": r.view.get("day"), "steps": r.steps,
             "cpu_seconds": round(clock["cpu"], 3), "searched": clock["searched"]}
 
