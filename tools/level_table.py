@@ -11,7 +11,9 @@ keeps what each `level(N)` bot stood for when it played), the rating with its
 decision in the tournament. Then the steps the scale is read by: each level
 against the level below, the rating difference and, where the two met, the
 head-to-head score, its interval and the likelihood of superiority; a step
-that is not positive, or a pair whose interval reaches 0.5, is marked.
+that is not positive, or a pair whose interval reaches 0.5, is marked. Last,
+the scale's width: level 1 to level 10 (and the mean step), and `random` to
+level 10.
 
 A tool on top of the layers (docs/design.md): it reads the run's files only,
 so it needs no game and no build.
@@ -120,6 +122,26 @@ def steps(res: dict, game: str) -> list[str]:
     return out
 
 
+def span(res: dict, game: str) -> list[str]:
+    """How wide the scale is: the lowest level to the highest (and the mean
+    step between them), and `random` (the floor a level 1 must clear) to the
+    highest; docs/strength.md, "How far apart ten levels can stand"."""
+    specs = res["config"]["bots"]
+    ratings = {r["bot"]: r["elo"] for r in game_ratings(res, game)}
+    by_level = {level_number(b, specs.get(b, "")): b for b in ratings}
+    by_level.pop(None, None)
+    if len(by_level) < 2:
+        return []
+    lo, hi = min(by_level), max(by_level)
+    width = ratings[by_level[hi]] - ratings[by_level[lo]]
+    out = [f"level {lo} to level {hi}: {_signed(width)} Elo, "
+           f"{_signed(width / (hi - lo))} a step"]
+    floor = [b for b in ratings if specs.get(b, "").replace(" ", "") in ("random", "random()")]
+    if floor:
+        out.append(f"random to level {hi}: {_signed(ratings[by_level[hi]] - ratings[floor[0]])} Elo")
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("run", type=Path, help="the tournament's folder (holds results.json)")
@@ -134,6 +156,7 @@ def main(argv=None) -> int:
         print("\n".join(rows(res, levels, game)))
         print()
         print("\n".join(steps(res, game)))
+        print("\n".join(span(res, game)))
     return 0
 
 

@@ -47,6 +47,9 @@ def test_the_table_of_a_real_ladder_run(run_tournament, capsys):
     step = ratings["level3"] - ratings["level2"]
     assert f"level 3 over level 2: {step:+.0f} Elo" in text
     assert ("not monotone" in steps[1]) == (step <= 0)
+    width = ratings["level3"] - ratings["level1"]
+    assert f"level 1 to level 3: {width:+.0f} Elo, {width / 2:+.0f} a step" in lines
+    assert f"random to level 3: {ratings['level3'] - ratings['random']:+.0f} Elo" in lines
 
 
 def test_a_step_is_marked_where_the_pair_did_not_meet():
@@ -78,3 +81,16 @@ def test_a_pair_of_one_block_has_no_interval_and_says_so():
     assert level_table.steps(res, "g") == [
         "level 2 over level 1: +15 Elo; head-to-head 0.750 over 2 games"
         "  (one block, no interval)"]
+
+
+def test_the_span_reads_the_levels_and_random_by_their_specs():
+    res = {"config": {"bots": {"floor": "random", "x": "level(2)", "y": "level(9)",
+                               "g": "greedy"}, "games": ["g"]},
+           "ratings": {"overall": [{"bot": "floor", "elo": -700.0}, {"bot": "x", "elo": -300.0},
+                                   {"bot": "y", "elo": 400.0}, {"bot": "g", "elo": 900.0}]}}
+    assert level_table.span(res, "g") == ["level 2 to level 9: +700 Elo, +100 a step",
+                                          "random to level 9: +1100 Elo"]
+    res["config"]["bots"]["floor"] = "heuristic"          # no random: no floor line
+    assert level_table.span(res, "g") == ["level 2 to level 9: +700 Elo, +100 a step"]
+    res["config"]["bots"]["y"] = "mcts(iterations=5)"     # one level: no span
+    assert level_table.span(res, "g") == []
