@@ -81,12 +81,18 @@ def rows(res: dict, levels: dict, game: str) -> list[str]:
     return out
 
 
+def _levels(res: dict, bots) -> dict[int, str]:
+    """N -> the bot of `bots` that is level N."""
+    specs = res["config"]["bots"]
+    out = {level_number(b, specs.get(b, "")): b for b in bots}
+    out.pop(None, None)
+    return out
+
+
 def steps(res: dict, game: str) -> list[str]:
     """Each level against the one below: rating step and head-to-head."""
-    specs = res["config"]["bots"]
     ratings = {r["bot"]: r for r in game_ratings(res, game)}
-    by_level = {level_number(b, specs.get(b, "")): b for b in ratings}
-    by_level.pop(None, None)
+    by_level = _levels(res, ratings)
     pairs = {tuple(p["bots"]): p for p in res["pairs"] if p["game"] == game}
     out = []
     for n in sorted(by_level):
@@ -128,8 +134,7 @@ def span(res: dict, game: str) -> list[str]:
     highest; docs/strength.md, "How far apart ten levels can stand"."""
     specs = res["config"]["bots"]
     ratings = {r["bot"]: r["elo"] for r in game_ratings(res, game)}
-    by_level = {level_number(b, specs.get(b, "")): b for b in ratings}
-    by_level.pop(None, None)
+    by_level = _levels(res, ratings)
     if len(by_level) < 2:
         return []
     lo, hi = min(by_level), max(by_level)
